@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+/** The body of every 4xx/5xx answer: a Dutch message for people, field errors for forms. */
+export const ErrorBodySchema = z.object({
+  message: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;

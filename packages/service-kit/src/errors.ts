@@ -1,0 +1,29 @@
+import type { ErrorBody } from '@ruilplein/contracts';
+
+/** An error whose message is meant for the member; anything else becomes a generic 500. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly errors: ErrorBody['errors'];
+  constructor(status: number, message: string, errors?: ErrorBody['errors']) {
+    super(message);
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+export const badRequest = (message: string, errors?: ErrorBody['errors']) => new HttpError(400, message, errors);
+export const unauthorized = (message = 'Je bent niet ingelogd of je sessie is verlopen.') => new HttpError(401, message);
+export const forbidden = (message = 'Je hebt geen toegang tot deze actie.') => new HttpError(403, message);
+export const notFound = (message = 'Niet gevonden.') => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+export const MESSAGES = {
+  invalidInput: 'De invoer is ongeldig.',
+  invalidJson: 'De invoer is geen geldige JSON.',
+  tooLarge: 'Het verzoek is te groot.',
+  notFound: 'Deze pagina of bron bestaat niet.',
+  internal: 'Er ging iets mis aan onze kant. Probeer het later opnieuw.',
+  unavailable: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.',
+  timeout: 'De dienst reageert niet op tijd. Probeer het later opnieuw.',
+  tooManyRequests: 'Te veel verzoeken. Wacht even en probeer het opnieuw.',
+} as const;

@@ -1,0 +1,129 @@
+import { defineRoute } from '@ruilplein/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { badRequest, createApp } from '../src/index.ts';
+import { body as json, createTestIssuer, listen, silentLogger, type TestIssuer } from '../src/testing.ts';
+
+const routes = {
+  echo: defineRoute({
+    method: 'post',
+    path: '/things/:id',
+    summary: 'echo',
+    access: 'public',
+    params: z.object({ id: z.string().regex(/^\d+$/) }),
+    query: z.object({ limit: z.coerce.number().int().min(1).max(10).default(5) }),
+    body: z.object({ name: z.string().min(1).max(5) }),
+    response: z.object({ id: z.string(), limit: z.number(), name: z.string() }),
+  }),
+  mine: defineRoute({ method: 'get', path: '/mine', summary: 'mine', access: 'user', response: z.object({ userId: z.string() }) }),
+  admin: defineRoute({ method: 'get', path: '/admin', summary: 'admin', access: 'admin', response: z.object({ ok: z.boolean() }) }),
+  boom: defineRoute({ method: 'get', path: '/boom', summary: 'boom', access: 'public', response: z.object({}) }),
+  refused: defineRoute({ method: 'get', path: '/refused', summary: 'refused', access: 'public', response: z.object({}) }),
+};
+
+let issuer: TestIssuer;
+let server: Awaited<ReturnType<typeof listen>>;
+
+beforeAll(async () => {
+  issuer = await createTestIssuer();
+  const app = createApp({
+    service: 'test',
+    logger: silentLogger(),
+    verifyToken: issuer.verifyToken,
+    readiness: { store: async () => undefined, broken: () => Promise.reject(new Error('down')) },
+    routes(api) {
+      api.handle(routes.echo, ({ params, query, body }) => ({ id: params.id, limit: query.limit, name: body.name }));
+      api.handle(routes.mine, ({ principal }) => ({ userId: principal.userId }));
+      api.handle(routes.admin, () => ({ ok: true }));
+      api.handle(routes.boom, () => {
+        throw new Error('secret internal detail at /srv/db');
+      });
+      api.handle(routes.refused, () => {
+        throw badRequest('Dat mag niet.');
+      });
+    },
+  });
+  server = await listen(app);
+});
+afterAll(async () => {
+  await server.close();
+  await issuer.close();
+});
+
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(server.url + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+const get = (path: string, token?: string) => fetch(server.url + path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+describe('createApp', () => {
+  it('validates params, query and body and answers with the parsed input', async () => {
+    const res = await post('/things/42?limit=3', JSON.stringify({ name: 'fiets' }));
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ id: '42', limit: 3, name: 'fiets' });
+  });
+
+  it('answers 400 with a Dutch message and every field error', async () => {
+    const res = await post('/things/abc?limit=99', JSON.stringify({ name: 'veel te lang' }));
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body.message).toBe('De invoer is ongeldig.');
+    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.name', 'params.id', 'query.limit']);
+    expect(body.errors[0].message).toMatch(/[a-z]/);
+  });
+
+  it('answers 400 to malformed JSON and 413 to a body over the limit, never 500', async () => {
+    const bad = await post('/things/1', '{"name": ');
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toEqual({ message: 'De invoer is geen geldige JSON.' });
+    const big = await post('/things/1', JSON.stringify({ name: 'x'.repeat(200_000) }));
+    expect(big.status).toBe(413);
+    expect((await json(big)).message).toBe('Het verzoek is te groot.');
+  });
+
+  it('hides internal errors and stacks, keeps member-facing ones', async () => {
+    const res = await get('/boom');
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toMatch(/secret|stack|\/srv/);
+    expect(JSON.parse(text).message).toMatch(/Er ging iets mis/);
+    const refused = await get('/refused');
+    expect(refused.status).toBe(400);
+    expect(await json(refused)).toEqual({ message: 'Dat mag niet.' });
+  });
+
+  it('answers JSON 404, sets security headers and request ids, and has no x-powered-by', async () => {
+    const res = await fetch(`${server.url}/nergens`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(res.status).toBe(404);
+    expect(await json(res)).toEqual({ message: 'Deze pagina of bron bestaat niet.' });
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+    expect(res.headers.get('x-powered-by')).toBeNull();
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const generated = await get('/nergens');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('requires a valid token for user routes and an admin role for admin routes', async () => {
+    expect((await get('/mine')).status).toBe(401);
+    expect((await get('/mine', 'not-a-jwt')).status).toBe(401);
+    expect((await get('/mine', await issuer.signWithForeignKey({ sub: 'u1' }))).status).toBe(401);
+    expect((await get('/mine', issuer.unsigned({ sub: 'u1' }))).status).toBe(401);
+    expect((await get('/mine', await issuer.sign({ sub: 'u1' }, { expiresIn: '-1m' }))).status).toBe(401);
+    const ok = await get('/mine', await issuer.sign({ sub: 'u1' }));
+    expect(await json(ok)).toEqual({ userId: 'u1' });
+    expect((await get('/admin', await issuer.sign({ sub: 'u1', roles: ['Gebruiker', 'Premium'] }))).status).toBe(403);
+    expect((await get('/admin', await issuer.sign({ sub: 'm1', roles: ['Moderator'] }))).status).toBe(200);
+    expect((await get('/admin', await issuer.sign({ sub: 'b1', roles: ['Beheerder'] }))).status).toBe(200);
+  });
+
+  it('reports liveness, readiness per dependency, and an OpenAPI 3.1 document of its routes', async () => {
+    expect((await get('/healthz')).status).toBe(200);
+    const ready = await get('/readyz');
+    expect(ready.status).toBe(503);
+    expect((await json(ready)).checks).toEqual({ store: 'ok', broken: 'unreachable' });
+    const doc = await json(await get('/openapi.json'));
+    expect(doc.openapi).toBe('3.1.0');
+    const op = doc.paths['/things/{id}'].post;
+    expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:limit']);
+    expect(op.requestBody.content['application/json'].schema.properties.name.maxLength).toBe(5);
+    expect(doc.paths['/admin'].get.security).toEqual([{ bearer: [] }]);
+  });
+});
