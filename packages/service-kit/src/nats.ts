@@ -116,6 +116,8 @@ type ConsumedEvents = mongo.Collection<{ _id: string; state: 'processing' | 'don
 
 /** A claim older than the ack wait is taken over: by then its holder died without finishing. */
 const ACK_WAIT_MS = 30_000;
+/** Far beyond the duplicate window and every redelivery; after this a handled event id is dropped. */
+const CLAIM_RETENTION_MS = 7 * 24 * 3600_000;
 
 /**
  * Claims an event for handling with one atomic insert, so two deliveries of the same event
@@ -171,6 +173,9 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     max_ack_pending: concurrency * 4,
   });
   const consumed: ConsumedEvents = db.collection('consumed_events');
+  // No TTL indexes on FerretDB: forget handled events once no duplicate can still arrive.
+  const forget = () => consumed.deleteMany({ state: 'done', at: { $lt: new Date(Date.now() - CLAIM_RETENTION_MS) } }).catch(() => undefined);
+  const cleanup = setInterval(forget, 3600_000);
 
   const deadLetter = async (msg: JsMsg, why: string) => {
     // Header values are single lines; zod's messages are not.
@@ -242,6 +247,7 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
   })();
   return {
     async stop() {
+      clearInterval(cleanup);
       await messages.close();
       await loop;
       await Promise.all(inflight);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { testStores } from '@ruilplein/local/testing';
 import { connectBus, connectMongo, type Bus, type Connection } from '../src/index.ts';
 
 /** A fresh database and NATS connection on the test stores; `close` drops the database. */
 export async function testInfra(name: string): Promise<{ db: Connection; bus: Bus; dbName: string; mongoUrl: string; close(): Promise<void> }> {
-  const { mongoUrl, natsUrl } = inject('stores');
+  const { mongoUrl, natsUrl } = testStores();
   const dbName = `${name}-${randomUUID().slice(0, 8)}`;
   const [db, bus] = await Promise.all([connectMongo(mongoUrl, dbName), connectBus(natsUrl, name)]);
   return {

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { categoryQueries, type Category } from '@ruilplein/contracts';
+import { testStores } from '@ruilplein/local/testing';
+import { connectBus, connectMongo, consume, requestQuery, type Bus, type Connection, type ServiceParts } from '@ruilplein/service-kit';
+import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createListingService } from '../src/app.ts';
+import { CATEGORIES } from '../src/categories/seed.ts';
+
+const logger = silentLogger();
+let db: Connection;
+let bus: Bus;
+let issuer: TestIssuer;
+let service: ServiceParts;
+let server: Awaited<ReturnType<typeof listen>>;
+
+beforeAll(async () => {
+  const { mongoUrl, natsUrl } = testStores();
+  [db, bus, issuer] = await Promise.all([connectMongo(mongoUrl, `listing-${randomUUID().slice(0, 8)}`), connectBus(natsUrl, 'listing-test'), createTestIssuer()]);
+  service = await createListingService({ db, bus, logger, verifyToken: issuer.verifyToken });
+  server = await listen(service.app);
+});
+afterAll(async () => {
+  await server.close();
+  for (const worker of service.workers ?? []) await worker.stop();
+  await db.dropDatabase();
+  await Promise.all([db.close(), bus.nc.drain(), issuer.close()]);
+});
+
+describe('categories', () => {
+  it('serves the seeded categories in order, premium ones marked', async () => {
+    const res = await fetch(`${server.url}/api/category`);
+    expect(res.status).toBe(200);
+    const categories: Category[] = await body(res);
+    expect(categories.map((c) => c.id)).toEqual(CATEGORIES.map((c) => c._id));
+    expect(categories.filter((c) => c.isPremium).map((c) => c.id)).toEqual(expect.arrayContaining(['vinyl', 'smartwatches', 'gitaren']));
+    expect(categories.find((c) => c.id === 'fietsen')).toEqual({ id: 'fietsen', name: 'Fietsen & onderdelen', icon: 'bike', isPremium: false });
+  });
+
+  it('seeds idempotently and announces each category exactly once', async () => {
+    const again = await createListingService({ db, bus, logger, verifyToken: issuer.verifyToken });
+    for (const worker of again.workers ?? []) await worker.stop();
+    expect(await db.collection('categories').countDocuments()).toBe(CATEGORIES.length);
+
+    const seen: string[] = [];
+    const worker = await consume(bus, {
+      durable: 'test-category-created',
+      registry: { 'listing.category.created': categoryQueries.list.response.element },
+      subjects: ['listing.category.created'],
+      db,
+      logger,
+      handler: async (event) => {
+        seen.push(event.payload.id);
+      },
+    });
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(CATEGORIES.length);
+    await new Promise((r) => setTimeout(r, 300));
+    await worker.stop();
+    expect(seen.sort()).toEqual(CATEGORIES.map((c) => c._id).sort());
+  });
+
+  it('answers the category query over NATS request/reply', async () => {
+    const some = await requestQuery(bus, categoryQueries.list, { ids: ['vinyl', 'boeken'] });
+    expect(some.map((c) => c.id)).toEqual(['boeken', 'vinyl']);
+  });
+
+  it('publishes its OpenAPI document, reports readiness, and answers unknown routes with JSON 404', async () => {
+    const doc = await body(await fetch(`${server.url}/openapi.json`));
+    expect(doc.paths['/api/category'].get.responses['200'].content['application/json'].schema.items.$ref).toBe('#/$defs/Category');
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(await body(ready)).toEqual({ status: 'ready', checks: { mongodb: 'ok', nats: 'ok' } });
+    const missing = await fetch(`${server.url}/api/category/unknown`, { method: 'DELETE' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-powered-by')).toBeNull();
+  });
+});

@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { testStores } from '@ruilplein/local/testing';
+import { describe, expect, it } from 'vitest';
+
+const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+function run(env: Record<string, string>) {
+  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stdout += d));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('listing main', () => {
+  it('stops at start-up with one line naming a missing or malformed variable', async () => {
+    const missing = run({ NATS_URL: 'nats://127.0.0.1:1' });
+    expect((await missing.exited)[0]).toBe(1);
+    expect(missing.output().stderr).toBe('listing: config: MONGODB_URL is missing\n');
+
+    const malformed = run({ MONGODB_URL: 'mongodb://127.0.0.1:1', NATS_URL: 'nats://127.0.0.1:1', PORT: 'tachtig' });
+    expect((await malformed.exited)[0]).toBe(1);
+    expect(malformed.output().stderr).toMatch(/^listing: config: PORT is invalid \(.+\)\n$/);
+  });
+
+  it('serves, then drains and exits 0 on SIGTERM', async () => {
+    const { mongoUrl, natsUrl } = testStores();
+    const port = await freePort();
+    const proc = run({ MONGODB_URL: mongoUrl, NATS_URL: natsUrl, PORT: String(port), LOG_LEVEL: 'info' });
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status, { timeout: 20_000, interval: 200 })
+      .toBe(200);
+    const categories = await (await fetch(`http://127.0.0.1:${port}/api/category`)).json();
+    expect(Array.isArray(categories) && categories.length).toBeGreaterThan(20);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toEqual([0, null]);
+    expect(proc.output().stdout).toContain('"msg":"shutting down"');
+  });
+});
