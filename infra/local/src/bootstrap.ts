@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { dockerAnswers } from './docker.ts';
+import { findBinary, onPath, repoRoot, toolsBin } from './paths.ts';
+import { storeEnv, type StoreName } from './stores.ts';
+
+export interface BootstrapOptions {
+  log?: (line: string) => void;
+  /** As in startStores: a store named by `<envPrefix>MONGODB_URL` etc. needs nothing installed. */
+  envPrefix?: string;
+}
+
+export class BootstrapError extends Error {}
+
+const NATS_VERSION = 'v2.12.2';
+const ferretdbSource = join(repoRoot, 'infra', 'ferretdb');
+const goHint = 'install Go >= 1.24 (https://go.dev/dl/) and run `npm run bootstrap` again';
+
+/**
+ * Makes sure the binaries the local platform and its tests need exist, installing what it can:
+ * Debian packages with one apt-get call when root, Go-built servers into .tools/bin.
+ * Throws a BootstrapError that says what to install by hand otherwise.
+ */
+export async function bootstrap(opts: BootstrapOptions = {}): Promise<void> {
+  const log = opts.log ?? console.log;
+  const problems: string[] = [];
+  const needs = (store: StoreName) => !process.env[(opts.envPrefix ?? '') + storeEnv[store]];
+  const stores = (['mongo', 'redis', 'nats'] as const).filter(needs);
+  if (stores.length && (await dockerAnswers())) {
+    log('stores: a Docker engine answers, containers will be used');
+    stores.length = 0;
+  }
+
+  const apt: Array<{ name: string; pkg: string; path?: string }> = [];
+  if (stores.includes('redis')) apt.push({ name: 'redis-server', pkg: 'redis-server', path: findBinary('redis-server') });
+  apt.push({ name: 'chromium', pkg: 'chromium', path: onPath('chromium') ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined) });
+  const aptMissing = apt.filter((p) => !p.path);
+  for (const p of apt) if (p.path) log(`${p.name}: ok (${p.path})`);
+  if (aptMissing.length) {
+    const pkgs = aptMissing.map((p) => p.pkg).join(' ');
+    if (process.getuid?.() === 0 && onPath('apt-get')) {
+      log(`${aptMissing.map((p) => p.name).join(', ')}: installing with apt-get (${pkgs})…`);
+      const result = await run('sh', ['-c', `apt-get update -qq && apt-get install -y -qq ${pkgs}`], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+      if (!result.ok) problems.push(`apt-get install ${pkgs} failed:\n${result.tail}`);
+      for (const p of aptMissing) if (result.ok) log(`${p.name}: ok (${findBinary(p.name) ?? `/usr/bin/${p.name}`})`);
+    } else {
+      problems.push(`${aptMissing.map((p) => p.name).join(', ')}: missing; install with \`sudo apt-get install -y ${pkgs}\` (Debian/Ubuntu) or your system's package manager`);
+    }
+  }
+
+  if (stores.includes('nats')) await ensureNats(log, problems);
+  if (stores.includes('mongo')) await ensureMongo(log, problems);
+  if (problems.length) throw new BootstrapError(problems.join('\n'));
+}
+
+async function ensureNats(log: (line: string) => void, problems: string[]) {
+  const own = join(toolsBin, 'nats-server');
+  if (existsSync(own)) return log(`nats-server: ok (${own})`);
+  const system = onPath('nats-server');
+  if (system) {
+    // Debian ships 2.9, whose JetStream lacks what the services use.
+    const version = (await run(system, ['--version'])).tail.match(/v?(\d+)\.(\d+)/);
+    if (version && (Number(version[1]) > 2 || (Number(version[1]) === 2 && Number(version[2]) >= 10))) return log(`nats-server: ok (${system})`);
+    log(`nats-server: ${system} is older than 2.10, building ${NATS_VERSION} into .tools/bin`);
+  }
+  await goBuild('nats-server', ['install', `github.com/nats-io/nats-server/v2@${NATS_VERSION}`], repoRoot, log, problems);
+}
+
+async function ensureMongo(log: (line: string) => void, problems: string[]) {
+  const mongod = onPath('mongod');
+  if (mongod) return log(`mongod: ok (${mongod})`);
+  const binary = join(toolsBin, 'ferretdb');
+  const built = statSync(binary, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const stale = ['main.go', 'go.mod', 'go.sum'].some((f) => (statSync(join(ferretdbSource, f), { throwIfNoEntry: false })?.mtimeMs ?? 0) > built);
+  if (!stale) return log(`ferretdb: ok (${binary})`);
+  await goBuild('ferretdb', ['build', '-o', binary, '.'], ferretdbSource, log, problems);
+}
+
+async function goBuild(name: string, args: string[], cwd: string, log: (line: string) => void, problems: string[]) {
+  const go = onPath('go');
+  if (!go) {
+    problems.push(`${name}: missing, and Go is needed to build it; ${goHint}${name === 'ferretdb' ? ' (or put MongoDB >= 7 `mongod` on the PATH)' : ' (or put nats-server >= 2.10 on the PATH)'}`);
+    return;
+  }
+  log(`${name}: installing into ${toolsBin} with go ${args[0]} (a minute the first time)…`);
+  mkdirSync(toolsBin, { recursive: true });
+  const result = await run(go, args, { cwd, env: { ...process.env, GOBIN: toolsBin } });
+  if (result.ok) log(`${name}: ok (${join(toolsBin, name)})`);
+  else problems.push(`${name}: go ${args.join(' ')} failed:\n${result.tail}`);
+}
+
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ok: boolean; tail: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const tail = () => output.trim().split('\n').slice(-20).join('\n');
+    child.on('error', (err) => resolve({ ok: false, tail: err.message }));
+    child.on('close', (code) => resolve({ ok: code === 0, tail: tail() }));
+  });
+}
+
+if (import.meta.main) {
+  // `npm test` runs this as pretest: then the TEST_* variables say which stores exist already.
+  const envPrefix = process.env.npm_lifecycle_event === 'pretest' ? 'TEST_' : '';
+  try {
+    await bootstrap({ envPrefix });
+  } catch (err) {
+    console.error(err instanceof BootstrapError ? err.message : err);
+    process.exitCode = 1;
+  }
+}
