@@ -53,6 +53,19 @@ export function requestId(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/** One JSON line per request (id, method, url, status, time); `redactUrl` hides secrets in URLs. */
+export function requestLogging(logger: Logger, redactUrl: (url: string) => string = (url) => url) {
+  return pinoHttp({
+    logger,
+    genReqId: (req) => req.headers['x-request-id'] as string,
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+  });
+}
+
 /** A server span per request, continuing the caller's trace from its `traceparent` header. */
 export function traceRequests(req: Request, res: Response, next: NextFunction) {
   const parent = propagation.extract(context.active(), req.headers);
@@ -86,17 +99,7 @@ export function createApp(options: AppOptions): Express {
   app.use(helmet());
   app.use(requestId);
   app.use(traceRequests);
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req) => req.headers['x-request-id'] as string,
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  app.use(requestLogging(logger));
   app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
 
   const routes: RouteDef[] = [];

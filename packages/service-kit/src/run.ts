@@ -82,11 +82,23 @@ export async function runService<S extends z.ZodObject>(options: {
       },
     });
     const server = parts.app.listen(config.PORT);
-    if (parts.onUpgrade) server.on('upgrade', parts.onUpgrade);
+    // Upgraded connections (websockets) have no request to finish, and server.close() would wait for
+    // them forever: they are closed when shutdown begins, and their clients reconnect elsewhere.
+    const upgraded = new Set<Duplex>();
+    const { onUpgrade } = parts;
+    if (onUpgrade) {
+      server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        upgraded.add(socket);
+        socket.once('close', () => upgraded.delete(socket));
+        onUpgrade(req, socket, head);
+      });
+    }
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
     logger.info({ port: config.PORT }, `${name} listening`);
     onShutdown(logger, async () => {
-      await closeServer(server);
+      const closing = closeServer(server);
+      for (const socket of upgraded) socket.destroy();
+      await closing;
       for (const worker of parts.workers ?? []) await worker.stop();
       for (const close of closers) await close();
       await stopTelemetry();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { categoryQueries, type Category } from '@ruilplein/contracts';
 import { testStores } from '@ruilplein/local/testing';
-import { connectBus, connectMongo, consume, requestQuery, type Bus, type Connection, type ServiceParts } from '@ruilplein/service-kit';
+import { connectBus, connectMongo, consume, ensureStream, requestQuery, type Bus, type Connection, type ServiceParts } from '@ruilplein/service-kit';
 import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListingService } from '../src/app.ts';
@@ -17,6 +17,9 @@ let server: Awaited<ReturnType<typeof listen>>;
 beforeAll(async () => {
   const { mongoUrl, natsUrl } = testStores();
   [db, bus, issuer] = await Promise.all([connectMongo(mongoUrl, `listing-${randomUUID().slice(0, 8)}`), connectBus(natsUrl, 'listing-test'), createTestIssuer()]);
+  // Other files of the run start the listing service too; count only this file's events.
+  await ensureStream(bus, 'listing');
+  await bus.jsm.streams.purge('listing');
   service = await createListingService({ db, bus, logger, verifyToken: issuer.verifyToken });
   server = await listen(service.app);
 });

@@ -1,0 +1,126 @@
+// GET /api/category straight to the listing service and through the gateway, on loopback.
+// Run with `npm run bench:gateway`; it starts and stops its own stores and services.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { repoRoot, startStores, type Stores } from '@ruilplein/local';
+import autocannon from 'autocannon';
+
+/** Fixed rates as shares of what the service sustains alone: above it they would measure its queue. */
+const RATE_SHARES = [0.25, 0.5, 0.75];
+const RATE_SECONDS = 10;
+const MAX_SECONDS = 10;
+const MAX_CONNECTIONS = 50;
+const PATH = '/api/category';
+// Nothing listens there: the category list is public, so no key is ever fetched.
+const JWKS = 'http://127.0.0.1:9/.well-known/jwks.json';
+
+const children: ChildProcess[] = [];
+let stores: Stores | undefined;
+let dataDir: string | undefined;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startService(name: string, env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(repoRoot, 'services', name, 'src', 'main.ts')], {
+    env: { ...process.env, ...env, PORT: String(port), AUTH_JWKS_URL: JWKS, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (healthy) return url;
+    await sleep(200);
+  }
+  throw new Error(`${name} did not answer /healthz within 60 s`);
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  if ((await Promise.race([exited, sleep(10_000, 'timeout')])) === 'timeout') child.kill('SIGKILL');
+}
+
+async function cleanup() {
+  // Gateway first, so the service is not stopped under requests still coming through it.
+  for (const child of children.reverse()) await stopChild(child);
+  await stores?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}
+
+async function load(url: string, options: { rate?: number; seconds: number; connections: number }) {
+  const result = await autocannon({
+    url: `${url}${PATH}`,
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.rate && { overallRate: options.rate }),
+  });
+  const failed = result.non2xx + result.errors;
+  if (failed) console.warn(`  ${url}: ${failed} failed of ${result.requests.total}`);
+  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average };
+}
+
+async function main() {
+  dataDir = await mkdtemp(join(tmpdir(), 'ruilplein-bench-'));
+  stores = await startStores({ dataDir, envPrefix: false, log: (line) => console.log(`stores: ${line}`) });
+  const direct = await startService('listing', { MONGODB_URL: stores.mongoUrl, NATS_URL: stores.natsUrl });
+  const gateway = await startService('gateway', {
+    REDIS_URL: stores.redisUrl,
+    UPSTREAM_LISTING: direct,
+    RATE_LIMIT_PER_IP: '1000000000',
+    RATE_LIMIT_PER_USER: '1000000000',
+  });
+  for (const url of [direct, gateway]) {
+    const res = await fetch(`${url}${PATH}`);
+    if (!res.ok) throw new Error(`${url}${PATH} answered ${res.status}`);
+  }
+
+  console.log('warming up…');
+  for (const url of [direct, gateway]) await load(url, { seconds: 5, connections: 10 });
+
+  const rows: string[][] = [];
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+  const ms = (r: { p50: number; p99: number }) => `${r.p50} / ${r.p99} ms`;
+  console.log(`as fast as possible, ${MAX_CONNECTIONS} connections for ${MAX_SECONDS} s, each way…`);
+  const dMax = await load(direct, { seconds: MAX_SECONDS, connections: MAX_CONNECTIONS });
+  const gMax = await load(gateway, { seconds: MAX_SECONDS, connections: MAX_CONNECTIONS });
+  for (const rate of RATE_SHARES.map((share) => Math.max(10, Math.round((dMax.rps * share) / 10) * 10))) {
+    console.log(`${rate} req/s for ${RATE_SECONDS} s, each way…`);
+    const d = await load(direct, { rate, seconds: RATE_SECONDS, connections: 20 });
+    const g = await load(gateway, { rate, seconds: RATE_SECONDS, connections: 20 });
+    rows.push([`${rate} req/s`, ms(d), ms(g), `p99 ${ratio(g.p99, d.p99)}`]);
+  }
+  rows.push(['max', `${Math.round(dMax.rps)} req/s, ${ms(dMax)}`, `${Math.round(gMax.rps)} req/s, ${ms(gMax)}`, `throughput ${ratio(gMax.rps, dMax.rps)}`]);
+
+  const table = [['load', 'direct p50 / p99', 'gateway p50 / p99', 'gateway / direct'], ...rows];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  console.log(`\nGET ${PATH} on ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'})`);
+  for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+  console.log('goal: p99 ≤ 1.3×, throughput ≥ 0.6×');
+}
+
+process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}

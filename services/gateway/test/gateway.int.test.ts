@@ -1,0 +1,342 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { tokenVersionKey } from '@ruilplein/contracts';
+import { testStores } from '@ruilplein/local/testing';
+import { MESSAGES, parseConfig, startTelemetry } from '@ruilplein/service-kit';
+import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { createClient, type RedisClientType } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { createGateway, gatewayConfig } from '../src/app.ts';
+
+const NOT_LOGGED_IN = 'Je bent niet ingelogd of je sessie is verlopen.';
+
+interface Seen {
+  service: string;
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** An upstream that answers with what it received, and says who it is the way express does. */
+const echo =
+  (service: string): RequestListener =>
+  (req, res) => {
+    let received = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (received += chunk));
+    req.on('end', () => {
+      const seen: Seen = { service, method: req.method!, url: req.url!, headers: req.headers, body: received };
+      res.writeHead(200, { 'content-type': 'application/json', 'x-powered-by': 'Express' }).end(JSON.stringify(seen));
+    });
+  };
+
+type Served = Awaited<ReturnType<typeof listen>>;
+
+let issuer: TestIssuer;
+let redis: RedisClientType;
+let stopTelemetry: () => Promise<void>;
+const upstreams: Record<string, Served> = {};
+let hub: WebSocketServer;
+const hubRequests: IncomingMessage[] = [];
+let closedPortUrl: string;
+const cleanups: (() => Promise<void>)[] = [];
+let gatewayUrl: string;
+
+async function startGateway(env: Record<string, string> = {}, client: RedisClientType = redis): Promise<string> {
+  const config = parseConfig(gatewayConfig, {
+    REDIS_URL: testStores().redisUrl,
+    UPSTREAM_AUTH: upstreams.auth!.url,
+    UPSTREAM_LISTING: upstreams.listing!.url,
+    UPSTREAM_TRADE: upstreams.trade!.url,
+    UPSTREAM_CHAT: upstreams.chat!.url,
+    UPSTREAM_MODERATION: upstreams.moderation!.url,
+    UPSTREAM_PAYMENT: upstreams.payment!.url,
+    ...env,
+  });
+  const gateway = createGateway({ config, logger: silentLogger(), verifyToken: issuer.verifyToken, redis: client, keyPrefix: `test:${randomUUID()}` });
+  const served = await listen(gateway.app);
+  served.server.on('upgrade', gateway.onUpgrade);
+  cleanups.push(async () => {
+    gateway.close();
+    await served.close();
+  });
+  return served.url;
+}
+
+beforeAll(async () => {
+  // Registers the W3C trace context propagator, as main.ts does through runService.
+  stopTelemetry = startTelemetry('gateway-test', undefined);
+  issuer = await createTestIssuer();
+  redis = createClient({ url: testStores().redisUrl });
+  await redis.connect();
+  for (const service of ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment']) upstreams[service] = await listen(echo(service));
+  hub = new WebSocketServer({ server: upstreams.chat!.server });
+  hub.on('connection', (socket, req) => {
+    hubRequests.push(req);
+    socket.on('message', (data) => socket.send(`echo:${String(data)}`));
+  });
+  upstreams.slow = await listen(() => {});
+  const closed = await listen(() => {});
+  closedPortUrl = closed.url;
+  await closed.close();
+  gatewayUrl = await startGateway();
+});
+
+afterAll(async () => {
+  for (const client of hub.clients) client.terminate();
+  hub.close();
+  for (const cleanup of cleanups) await cleanup();
+  for (const served of Object.values(upstreams)) await served.close();
+  await redis.close();
+  await issuer.close();
+  await stopTelemetry();
+});
+
+const get = (path: string, headers: Record<string, string> = {}, base = gatewayUrl) => fetch(`${base}${path}`, { headers });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const newUser = () => ({ sub: randomUUID() });
+
+async function expectRefused(res: Response, status: number, message: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('x-powered-by')).toBeNull();
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  const text = await res.text();
+  expect(JSON.parse(text)).toEqual({ message });
+  expect(text).not.toMatch(/\bat \S+ \(|Error|ECONN/);
+}
+
+describe('routing', () => {
+  it('sends a public route through without a token, to its owner', async () => {
+    const res = await get('/api/category');
+    expect(res.status).toBe(200);
+    const seen: Seen = await body(res);
+    expect(seen).toMatchObject({ service: 'listing', method: 'GET', url: '/api/category' });
+    expect(seen.headers.authorization).toBeUndefined();
+  });
+
+  it('matches paths case-insensitively and passes them on unchanged', async () => {
+    expect(await body(await get('/API/Category'))).toMatchObject({ service: 'listing', url: '/API/Category' });
+    const token = await issuer.sign(newUser());
+    const res = await get('/api/Auth/activate?token=abc', bearer(token));
+    expect(res.status).toBe(200);
+    expect(await body(res)).toMatchObject({ service: 'auth', url: '/api/Auth/activate?token=abc' });
+  });
+
+  it('answers 404 for a path nobody owns, before looking at any token', async () => {
+    for (const path of ['/api/nope', '/uploads/other/a.webp', '/apix', '/']) {
+      await expectRefused(await get(path), 404, MESSAGES.notFound);
+    }
+  });
+
+  it('streams request bodies to the upstream', async () => {
+    const token = await issuer.sign(newUser());
+    const res = await fetch(`${gatewayUrl}/api/listing/create`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Krat Bier' }),
+    });
+    expect(await body(res)).toMatchObject({ service: 'listing', method: 'POST', body: '{"title":"Krat Bier"}' });
+  });
+
+  it('answers its own health and readiness', async () => {
+    expect(await body(await get('/healthz'))).toEqual({ status: 'ok' });
+    const ready = await get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await body(ready)).toEqual({ status: 'ready', checks: { redis: 'ok' } });
+  });
+});
+
+describe('tokens', () => {
+  it('passes a valid token on, with request id, trace context and forwarding headers', async () => {
+    const token = await issuer.sign(newUser());
+    const res = await get('/api/user/my', { ...bearer(token), 'x-request-id': 'req-42' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('req-42');
+    expect(res.headers.get('x-powered-by')).toBeNull();
+    const { service, headers }: Seen = await body(res);
+    expect(service).toBe('auth');
+    expect(headers.authorization).toBe(`Bearer ${token}`);
+    expect(headers['x-request-id']).toBe('req-42');
+    expect(headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    expect(headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(headers['x-forwarded-proto']).toBe('http');
+    expect(headers['x-forwarded-host']).toBe(new URL(gatewayUrl).host);
+  });
+
+  it('gives each request an id and continues the caller’s trace', async () => {
+    const traceId = 'a'.repeat(32);
+    const res = await get('/api/category', { traceparent: `00-${traceId}-${'b'.repeat(16)}-01` });
+    const id = res.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const { headers }: Seen = await body(res);
+    expect(headers['x-request-id']).toBe(id);
+    expect(headers.traceparent).toMatch(new RegExp(`^00-${traceId}-(?!${'b'.repeat(16)})[0-9a-f]{16}-01$`));
+  });
+
+  it('refuses a missing token with 401 and says how to authenticate', async () => {
+    const res = await get('/api/user/my');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    await expectRefused(res, 401, NOT_LOGGED_IN);
+  });
+
+  it('refuses a token with a bad signature, an expired one and an unsigned one', async () => {
+    const user = newUser();
+    const tokens = [
+      await issuer.signWithForeignKey(user),
+      await issuer.sign(user, { expiresIn: Math.floor(Date.now() / 1000) - 60 }),
+      issuer.unsigned(user),
+    ];
+    for (const token of tokens) await expectRefused(await get('/api/user/my', bearer(token)), 401, NOT_LOGGED_IN);
+  });
+
+  it('refuses a malformed Authorization header with 401, not 500', async () => {
+    for (const authorization of ['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer not-a-jwt', 'Bearer a.b.c', 'Bearer \u00e9\u00e9']) {
+      await expectRefused(await get('/api/user/my', { authorization }), 401, NOT_LOGGED_IN);
+    }
+  });
+
+  it('refuses a revoked token: a newer token version in Redis', async () => {
+    const user = newUser();
+    const token = await issuer.sign({ ...user, ver: 1 });
+    expect((await get('/api/user/my', bearer(token))).status).toBe(200);
+    await redis.set(tokenVersionKey(user.sub), '1');
+    expect((await get('/api/user/my', bearer(token))).status).toBe(200);
+    await redis.set(tokenVersionKey(user.sub), '2');
+    await expectRefused(await get('/api/user/my', bearer(token)), 401, NOT_LOGGED_IN);
+  });
+
+  it('drops an invalid token on a public route instead of failing it', async () => {
+    const user = newUser();
+    await redis.set(tokenVersionKey(user.sub), '5');
+    const res = await get('/api/category', bearer(await issuer.sign(user)));
+    expect(res.status).toBe(200);
+    expect(((await body(res)) as Seen).headers.authorization).toBeUndefined();
+  });
+});
+
+describe('rate limits', () => {
+  it('limits requests per IP with 429 and Retry-After', async () => {
+    const url = await startGateway({ RATE_LIMIT_PER_IP: '3', RATE_LIMIT_WINDOW_SECONDS: '30' });
+    for (let i = 0; i < 3; i++) expect((await get('/api/category', {}, url)).status).toBe(200);
+    const res = await get('/api/category', {}, url);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 30).toBe(true);
+    await expectRefused(res, 429, MESSAGES.tooManyRequests);
+    // Another client (behind the trusted local proxy) has its own budget.
+    expect((await get('/api/category', { 'x-forwarded-for': '203.0.113.9' }, url)).status).toBe(200);
+  });
+
+  it('limits requests per user on top of the IP limit', async () => {
+    const url = await startGateway({ RATE_LIMIT_PER_USER: '2' });
+    const [alice, bob] = [await issuer.sign(newUser()), await issuer.sign(newUser())];
+    for (let i = 0; i < 2; i++) expect((await get('/api/user/my', bearer(alice), url)).status).toBe(200);
+    const res = await get('/api/user/my', bearer(alice), url);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await expectRefused(res, 429, MESSAGES.tooManyRequests);
+    expect((await get('/api/user/my', bearer(bob), url)).status).toBe(200);
+  });
+
+  it('keeps public routes up and limits in memory when Redis is gone, and fails closed on tokens', async () => {
+    const lost: RedisClientType = createClient({ url: testStores().redisUrl });
+    await lost.connect();
+    await lost.close();
+    const url = await startGateway({ RATE_LIMIT_PER_IP: '2' }, lost);
+    expect((await get('/api/category', {}, url)).status).toBe(200);
+    await expectRefused(await get('/api/user/my', bearer(await issuer.sign(newUser())), url), 503, MESSAGES.unavailable);
+    await expectRefused(await get('/api/category', {}, url), 429, MESSAGES.tooManyRequests);
+    expect((await get('/readyz', {}, url)).status).toBe(503);
+  });
+});
+
+describe('upstream failures', () => {
+  it('answers 503 when the upstream cannot be reached', async () => {
+    const url = await startGateway({ UPSTREAM_LISTING: closedPortUrl });
+    await expectRefused(await get('/api/category', {}, url), 503, MESSAGES.unavailable);
+  });
+
+  it('answers 504 when the upstream does not answer in time', async () => {
+    const url = await startGateway({ UPSTREAM_LISTING: upstreams.slow!.url, UPSTREAM_TIMEOUT_MS: '300' });
+    const started = Date.now();
+    await expectRefused(await get('/api/category', {}, url), 504, MESSAGES.timeout);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('/chathub', () => {
+  const wsUrl = (path: string) => `${gatewayUrl.replace('http', 'ws')}${path}`;
+
+  function open(path: string, headers: Record<string, string> = {}) {
+    return new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(wsUrl(path), { headers });
+      ws.once('open', () => resolve(ws));
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`unexpected ${res.statusCode}`)));
+    });
+  }
+
+  function refusal(path: string, headers: Record<string, string> = {}) {
+    return new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>((resolve, reject) => {
+      const ws = new WebSocket(wsUrl(path), { headers });
+      ws.once('open', () => reject(new Error('upgrade was accepted')));
+      ws.once('error', () => {});
+      ws.once('unexpected-response', (_req, res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      });
+    });
+  }
+
+  async function roundTrip(ws: WebSocket) {
+    const reply = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+    ws.send('hallo');
+    const text = await reply;
+    const closed = new Promise((resolve) => ws.once('close', resolve));
+    ws.close();
+    await closed;
+    return text;
+  }
+
+  it('passes a websocket with the token in the query through to chat', async () => {
+    const token = await issuer.sign(newUser());
+    const ws = await open(`/chathub?offerId=7&access_token=${token}`);
+    expect(await roundTrip(ws)).toBe('echo:hallo');
+    const upstreamReq = hubRequests.at(-1)!;
+    expect(upstreamReq.url).toBe(`/chathub?offerId=7&access_token=${token}`);
+    expect(upstreamReq.headers['x-request-id']).toBeTruthy();
+    expect(upstreamReq.headers.traceparent).toBeTruthy();
+  });
+
+  it('passes a websocket with the token in the Authorization header through', async () => {
+    const ws = await open('/ChatHub/', bearer(await issuer.sign(newUser())));
+    expect(await roundTrip(ws)).toBe('echo:hallo');
+  });
+
+  it('refuses an upgrade without a valid token with a real HTTP 401', async () => {
+    for (const path of ['/chathub', `/chathub?access_token=${await issuer.signWithForeignKey(newUser())}`]) {
+      const res = await refusal(path);
+      expect(res.status).toBe(401);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(JSON.parse(res.body)).toEqual({ message: NOT_LOGGED_IN });
+    }
+  });
+
+  it('refuses an upgrade anywhere else with 404', async () => {
+    const token = await issuer.sign(newUser());
+    for (const path of ['/api/category', '/api/chat/7', '/nope']) {
+      const res = await refusal(path, bearer(token));
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body)).toEqual({ message: MESSAGES.notFound });
+    }
+  });
+
+  it('applies the same token rules to plain HTTP requests to the hub (long-polling)', async () => {
+    const token = await issuer.sign(newUser());
+    await expectRefused(await get('/chathub/?EIO=4&transport=polling'), 401, NOT_LOGGED_IN);
+    const res = await get(`/chathub/?EIO=4&transport=polling&access_token=${token}`);
+    expect(await body(res)).toMatchObject({ service: 'chat', url: `/chathub/?EIO=4&transport=polling&access_token=${token}` });
+  });
+});
