@@ -20,6 +20,19 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          // Chromium against the whole platform (e2e/setup.ts starts it as `npm start` does, on free ports).
+          include: ['e2e/**/*.e2e.test.ts'],
+          exclude,
+          globalSetup: ['e2e/setup.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -51,12 +51,24 @@ export function spawnChild(command: string, args: readonly string[], options: Sp
 
 export const hasExited = (child: ChildProcess) => child.pid === undefined || child.exitCode !== null || child.signalCode !== null;
 
-/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
-export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
+/**
+ * SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. `group`: to the child's
+ * whole process group (spawnChild makes one per child), for a child like `npm run` that does not
+ * pass signals on to what it runs.
+ */
+export async function stopChild(child: ChildProcess, graceMs = 5000, { group = false } = {}): Promise<void> {
   if (hasExited(child)) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (group && child.pid) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // already gone
+    }
+  };
+  kill('SIGTERM');
+  const timer = setTimeout(() => kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
 }

@@ -1,13 +1,27 @@
-import { createReadStream, statSync } from 'node:fs';
-import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
-import { extname, join, resolve, sep } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { basename, extname, join, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { createProxyServer } from 'http-proxy-3';
 
 export interface EdgeOptions {
   gatewayUrl: string;
-  /** The frontend: files as they are, every other path gets index.html (client-side routes). */
-  staticDir: string;
+  /** The shell's build (`shell/dist`): served at `/`; paths without a file extension get its index.html. */
+  shellDir: string;
+  /** Each remote's build by name (`{ listings: '…/mfe-listings/dist' }`), served under `/mfe/<name>/`. */
+  remotes?: Record<string, string>;
 }
+
+/** Switches for the browser tests: the failure and the redeploy of one remote, without touching its build. */
+export interface EdgeControls {
+  /** true: everything under `/mfe/<name>/` answers 503, as if the remote's host were down. */
+  blockRemote(name: string, blocked: boolean): void;
+  /** Serve `/mfe/<name>/` from another directory (a rebuilt copy); undefined: its own build again. */
+  serveRemoteFrom(name: string, dir: string | undefined): void;
+}
+
+export type Edge = Server & EdgeControls;
 
 // The Kubernetes Ingress's Prefix rules: whole path segments, case-sensitive. The path itself goes
 // upstream untouched; the gateway matches case-insensitively (`/api/Auth/activate`).
@@ -24,16 +38,28 @@ const contentTypes: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
   '.webp': 'image/webp',
+  '.avif': 'image/avif',
   '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
   '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
 };
+const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.txt', '.svg']);
+/** `main.3f2a1b4c.js`, `123.0a1b2c3d4e5f6a7b.css`: the name changes with the content. */
+const contentHashed = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The one origin the browser talks to locally, shaped like the Ingress. Not listening yet. */
-export function createEdge(opts: EdgeOptions): Server {
+export function createEdge(opts: EdgeOptions): Edge {
   const proxy = createProxyServer({ target: opts.gatewayUrl, ws: true, xfwd: true });
   proxy.on('error', (_err, _req, res) => {
     if (!(res instanceof ServerResponse)) return res.destroy();
@@ -41,30 +67,133 @@ export function createEdge(opts: EdgeOptions): Server {
     res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' }).end(unavailable);
   });
 
-  const server = createServer((req, res) => (toGateway(req.url) ? proxy.web(req, res) : serveStatic(opts.staticDir, req, res)));
+  const remotes = new Map(Object.entries(opts.remotes ?? {}).map(([name, dir]) => [name, { own: dir, dir, blocked: false }]));
+  const remote = (name: string) => {
+    const found = remotes.get(name);
+    if (!found) throw new Error(`the edge serves no remote named ${name}`);
+    return found;
+  };
+  const files = new FileCache();
+
+  const frontend = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    const pathname = (req.url ?? '/').split('?', 1)[0]!;
+    if (pathname !== '/mfe' && !pathname.startsWith('/mfe/')) return files.serve(req, res, opts.shellDir, pathname, { spa: true });
+    const [, name = '', rest = '/'] = /^\/mfe\/?([^/]*)(.*)$/.exec(pathname) ?? [];
+    const found = remotes.get(name);
+    if (!found) return void text(res, 404, 'Niet gevonden');
+    if (found.blocked) return void text(res, 503, 'Tijdelijk niet beschikbaar');
+    // A remote has no client-side routes: what is not a file is a 404.
+    return files.serve(req, res, found.dir, rest || '/', { spa: false });
+  };
+
+  const server = createServer((req, res) => {
+    if (toGateway(req.url)) return proxy.web(req, res);
+    frontend(req, res).catch(() => (res.headersSent ? res.destroy() : text(res, 500, 'Interne fout')));
+  });
   server.on('upgrade', (req, socket, head) => (toGateway(req.url) ? proxy.ws(req, socket, head) : socket.destroy()));
-  return server;
+  return Object.assign(server, {
+    blockRemote: (name: string, blocked: boolean) => void (remote(name).blocked = blocked),
+    serveRemoteFrom: (name: string, dir: string | undefined) => {
+      const found = remote(name);
+      found.dir = dir ?? found.own;
+    },
+  });
 }
 
-function serveStatic(dir: string, req: IncomingMessage, res: ServerResponse) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return res.writeHead(405, { allow: 'GET, HEAD' }).end();
-  let path: string;
-  try {
-    path = decodeURIComponent(new URL(req.url ?? '/', 'http://edge').pathname);
-  } catch {
-    return res.writeHead(400).end();
+const text = (res: ServerResponse, status: number, body: string) =>
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+
+const notBuilt = (dir: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Ruilplein: frontend not built</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 3rem auto">
+<h1>The frontend is not built</h1>
+<p>There is no <code>${dir.replace(/[<>&]/g, '')}/index.html</code>. Run <code>npm run build -w @ruilplein/shell</code>
+(and <code>-w @ruilplein/mfe-listings</code>, <code>mfe-trades</code>, <code>mfe-admin</code>), or restart <code>npm start</code>, which builds what is missing.</p>
+<p>The API answers meanwhile, for example <a href="/api/category">/api/category</a>.</p>
+</body></html>`;
+
+const compress = { br: promisify(brotliCompress), gzip: promisify(gzip) };
+type Encoding = keyof typeof compress;
+
+/** What the client accepts, best first: `br`, `gzip` (an explicit `;q=0` refuses). */
+function accepted(header: string | string[] | undefined): Encoding[] {
+  const offers = new Map<string, number>();
+  for (const part of String(header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    offers.set(name.trim(), q === undefined ? 1 : Number(q));
   }
-  const root = resolve(dir);
-  let file = resolve(root, `.${path}`);
-  if (file !== root && !file.startsWith(root + sep)) return res.writeHead(404).end();
-  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) {
-    // A missing asset is a 404; anything else is a client-side route.
-    if (extname(path)) return res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Niet gevonden');
-    file = join(root, 'index.html');
-  }
-  res.writeHead(200, { 'content-type': contentTypes[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-  if (req.method === 'HEAD') return res.end();
-  createReadStream(file)
-    .on('error', () => res.destroy())
-    .pipe(res);
+  const ok = (name: Encoding) => (offers.get(name) ?? offers.get('*') ?? 0) > 0;
+  return (['br', 'gzip'] as const).filter(ok);
 }
+
+interface Entry {
+  /** size and mtime: a rebuilt file gets a new entry */
+  version: string;
+  body: Promise<Buffer>;
+  encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+}
+
+/** Files read once and compressed once per version, answered with the cache headers of their kind. */
+class FileCache {
+  private entries = new Map<string, Entry>();
+
+  async serve(req: IncomingMessage, res: ServerResponse, dir: string, urlPath: string, { spa }: { spa: boolean }): Promise<void> {
+    let path: string;
+    try {
+      path = decodeURIComponent(urlPath);
+    } catch {
+      return void text(res, 400, 'Ongeldig pad');
+    }
+    const root = resolve(dir);
+    let file = resolve(root, `.${path}`);
+    if (path.includes('\0') || (file !== root && !file.startsWith(root + sep))) return void text(res, 404, 'Niet gevonden');
+    let info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) {
+      // A missing asset is a 404; in the shell anything else is a client-side route.
+      if (!spa || extname(path)) return void text(res, 404, 'Niet gevonden');
+      file = join(root, 'index.html');
+      info = await stat(file).catch(() => undefined);
+      if (!info?.isFile()) return void res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(notBuilt(dir));
+    }
+
+    const ext = extname(file).toLowerCase();
+    const etag = `W/"${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`;
+    const headers: OutgoingHttpHeaders = {
+      'content-type': contentTypes[ext] ?? 'application/octet-stream',
+      // Hashed files never change under their name; everything else (index.html, remotes.json,
+      // mf-manifest.json, a remote entry without hash) is asked again on every use.
+      'cache-control': contentHashed.test(basename(file)) ? IMMUTABLE : 'no-cache',
+      etag,
+      'x-content-type-options': 'nosniff',
+    };
+    if (compressible.has(ext)) headers.vary = 'accept-encoding';
+    if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
+
+    const entry = this.entry(file, etag);
+    let body = await entry.body;
+    const encoding = compressible.has(ext) && body.length >= 1024 ? accepted(req.headers['accept-encoding'])[0] : undefined;
+    if (encoding) {
+      body = await (entry.encoded[encoding] ??= entry.body.then((raw) => encode(encoding, raw)));
+      headers['content-encoding'] = encoding;
+    }
+    headers['content-length'] = body.length;
+    res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  private entry(file: string, version: string): Entry {
+    const known = this.entries.get(file);
+    if (known?.version === version) return known;
+    const entry: Entry = { version, body: readFile(file), encoded: {} };
+    // A file that vanished or failed to read is tried again next time.
+    entry.body.catch(() => this.entries.get(file) === entry && this.entries.delete(file));
+    this.entries.set(file, entry);
+    return entry;
+  }
+}
+
+const encode = (encoding: Encoding, raw: Buffer) =>
+  encoding === 'br'
+    ? compress.br(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+    : compress.gzip(raw, { level: 9 });

@@ -1,6 +1,8 @@
 export { bootstrap, BootstrapError, type BootstrapOptions } from './bootstrap.ts';
 export { dockerAnswers } from './docker.ts';
-export { createEdge, type EdgeOptions } from './edge.ts';
+export { createEdge, type Edge, type EdgeControls, type EdgeOptions } from './edge.ts';
+export { buildStaleFrontends, frontends, staleReason, type Frontend } from './frontends.ts';
 export { findBinary, repoRoot } from './paths.ts';
-export { startStores, storeEnv, type StartStoresOptions, type StoreKinds, type StoreName, type Stores } from './stores.ts';
+export { fixedPorts, startPlatform, type Platform, type PlatformOptions, type RunningService } from './platform.ts';
+export { freePort, startStores, storeEnv, type StartStoresOptions, type StoreKinds, type StoreName, type Stores } from './stores.ts';
 export { testStores, type TestStoreUrls } from './testing.ts';

@@ -151,7 +151,7 @@ async function startLocal(store: StoreName, opts: StartStoresOptions): Promise<S
   return { url, kind, stop: () => stopChild(child) };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,12 +1,37 @@
 import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { createEdge } from '../src/edge.ts';
+import { createEdge, type Edge } from '../src/edge.ts';
 
-const staticDir = join(import.meta.dirname, '..', 'public');
+/** Builds as the frontends' look: the shell, and one remote (served under /mfe/listings/). */
+const fixture = mkdtempSync(join(tmpdir(), 'ruilplein-edge-'));
+const shellDir = join(fixture, 'shell');
+const remoteDir = join(fixture, 'listings');
+const rebuiltDir = join(fixture, 'listings-rebuilt');
+const bigScript = `console.log(${JSON.stringify('Ruilplein '.repeat(500))});\n`;
+const files: Record<string, string> = {
+  'shell/index.html': '<!doctype html><html lang="nl"><title>Ruilplein</title><script src="/static/js/main.0123abcd.js"></script></html>',
+  'shell/remotes.json': '{"listings":"/mfe/listings/mf-manifest.json"}',
+  'shell/static/js/main.0123abcd.js': bigScript,
+  'shell/static/css/main.89abcdef01234567.css': 'body{margin:0}',
+  'shell/favicon.ico': 'icon',
+  'shell/secret.txt.map': '{}',
+  'listings/mf-manifest.json': '{"name":"listings"}',
+  'listings/remoteEntry.js': 'var listings;',
+  'listings/static/js/async/123.fedcba98.js': bigScript,
+  'listings-rebuilt/mf-manifest.json': '{"name":"listings","rebuilt":true}',
+};
+for (const [path, body] of Object.entries(files)) {
+  mkdirSync(dirname(join(fixture, path)), { recursive: true });
+  writeFileSync(join(fixture, path), body);
+}
+const indexHtml = files['shell/index.html'];
 const unavailable = { message: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.' };
 
 async function listen(server: Server): Promise<string> {
@@ -36,11 +61,11 @@ new WebSocketServer({ server: upstream }).on('connection', (socket, req) => {
   socket.on('message', (data) => socket.send(`${req.url} ${String(data)}`));
 });
 
-let edge: Server;
+let edge: Edge;
 let base = '';
 
 beforeAll(async () => {
-  edge = createEdge({ gatewayUrl: await listen(upstream), staticDir });
+  edge = createEdge({ gatewayUrl: await listen(upstream), shellDir, remotes: { listings: remoteDir } });
   base = await listen(edge);
 });
 
@@ -48,7 +73,20 @@ afterAll(async () => {
   edge.closeAllConnections();
   upstream.closeAllConnections();
   await Promise.all([close(edge), close(upstream)]);
+  rmSync(fixture, { recursive: true, force: true });
 });
+
+/** A request exactly as written: fetch() would normalise `..` and decode nothing. */
+const raw = (path: string) =>
+  new Promise<number | undefined>((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    request({ hostname, port, path }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    })
+      .on('error', reject)
+      .end();
+  });
 
 describe('the local edge', () => {
   it('passes /api paths to the gateway exactly as asked: case, query, method, body', async () => {
@@ -74,7 +112,7 @@ describe('the local edge', () => {
     for (const path of ['/API/category', '/Api/category', '/apix', '/chathubs', '/uploadsx/a']) {
       const res = await fetch(base + path);
       expect(res.status, path).toBe(200);
-      expect(await res.text(), path).toContain('Ruilplein — de frontend volgt');
+      expect(await res.text(), path).toBe(indexHtml);
     }
     expect(seen).toEqual([]);
   });
@@ -94,29 +132,125 @@ describe('the local edge', () => {
     expect(await closeCode(ws)).toBe(1006);
   });
 
-  it('serves the placeholder at / and at client-side routes, 404 for missing files', async () => {
-    for (const path of ['/', '/dashboard/search', '/dashboard/listing/42']) {
+  it('serves the shell at / and at client-side routes, 404 for missing files, only GET and HEAD', async () => {
+    for (const path of ['/', '/dashboard/search', '/dashboard/listing/42', '/index.html', '/mfeX/a']) {
       const res = await fetch(base + path);
       expect(res.status, path).toBe(200);
-      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await res.text()).toContain('<html lang="nl">');
+      expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control'), path).toBe('no-cache');
+      expect(await res.text(), path).toBe(indexHtml);
     }
-    expect((await fetch(`${base}/assets/missing.js`)).status).toBe(404);
+    for (const path of ['/static/js/missing.js', '/missing.json', '/mfe', '/mfe/', '/mfe/listings', '/mfe/listings/', '/mfe/listings/nope.js', '/mfe/listings/search', '/mfe/nope/mf-manifest.json']) {
+      expect((await fetch(base + path)).status, path).toBe(404);
+    }
     expect((await fetch(`${base}/`, { method: 'POST' })).status).toBe(405);
+    const head = await fetch(`${base}/static/js/main.0123abcd.js`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(bigScript.length));
   });
 
-  it('never serves files outside its directory', async () => {
-    // A raw request: fetch() would normalise the path. infra/local/package.json is one level up.
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const { hostname, port } = new URL(base);
-      request({ hostname, port, path: '/..%2fpackage.json' }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(status).toBe(404);
+  it('caches hashed files for a year, and asks again for everything else', async () => {
+    const expectations: Array<[string, string, string]> = [
+      ['/static/js/main.0123abcd.js', 'public, max-age=31536000, immutable', 'text/javascript; charset=utf-8'],
+      ['/static/css/main.89abcdef01234567.css', 'public, max-age=31536000, immutable', 'text/css; charset=utf-8'],
+      ['/mfe/listings/static/js/async/123.fedcba98.js', 'public, max-age=31536000, immutable', 'text/javascript; charset=utf-8'],
+      ['/', 'no-cache', 'text/html; charset=utf-8'],
+      ['/remotes.json', 'no-cache', 'application/json; charset=utf-8'],
+      ['/favicon.ico', 'no-cache', 'image/x-icon'],
+      ['/mfe/listings/mf-manifest.json', 'no-cache', 'application/json; charset=utf-8'],
+      ['/mfe/listings/remoteEntry.js', 'no-cache', 'text/javascript; charset=utf-8'],
+    ];
+    for (const [path, cacheControl, contentType] of expectations) {
+      const res = await fetch(base + path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe(cacheControl);
+      expect(res.headers.get('content-type'), path).toBe(contentType);
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const first = await fetch(`${base}/remotes.json`);
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await fetch(`${base}/remotes.json`, { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect((await fetch(`${base}/remotes.json`, { headers: { 'if-none-match': 'W/"other"' } })).status).toBe(200);
+  });
+
+  it('compresses scripts with brotli or gzip as the client accepts, the same bytes every time', async () => {
+    const get = (path: string, acceptEncoding: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const { hostname, port } = new URL(base);
+        request({ hostname, port, path, headers: { 'accept-encoding': acceptEncoding } }, async (res) => {
+          const chunks: Buffer[] = [];
+          for await (const chunk of res) chunks.push(chunk as Buffer);
+          resolve({ headers: res.headers, body: Buffer.concat(chunks) });
+        })
+          .on('error', reject)
+          .end();
+      });
+    const path = '/mfe/listings/static/js/async/123.fedcba98.js';
+    const br = await get(path, 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(br.body.length).toBeLessThan(bigScript.length / 5);
+    expect(brotliDecompressSync(br.body).toString()).toBe(bigScript);
+    expect((await get(path, 'gzip, br')).body.equals(br.body)).toBe(true);
+
+    const gz = await get(path, 'gzip, br;q=0');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(bigScript);
+
+    const plain = await get(path, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(bigScript);
+    // Small files and images go as they are.
+    expect((await get('/remotes.json', 'br')).headers['content-encoding']).toBeUndefined();
+    expect((await get('/favicon.ico', 'br')).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('never serves files outside the directory of the shell or of a remote', async () => {
+    // infra/local/package.json is one level up from the shell; the shell is next to the remote.
+    writeFileSync(join(fixture, 'package.json'), '{}');
+    for (const path of ['/..%2fpackage.json', '/%2e%2e/package.json', '/mfe/listings/..%2f..%2fpackage.json', '/mfe/listings/../shell/index.html', '/mfe/listings/%2e%2e%2fshell%2findex.html', '/a%00.js']) {
+      expect(await raw(path), path).toBe(404);
+    }
+    expect(await raw('/%E0%A4%A.js')).toBe(400);
+  });
+
+  it('stops serving a remote on request (503), and serves it from another directory', async () => {
+    try {
+      edge.blockRemote('listings', true);
+      expect((await fetch(`${base}/mfe/listings/mf-manifest.json`)).status).toBe(503);
+      expect((await fetch(`${base}/mfe/listings/remoteEntry.js`)).status).toBe(503);
+      expect((await fetch(`${base}/remotes.json`)).status).toBe(200);
+      edge.blockRemote('listings', false);
+      expect((await fetch(`${base}/mfe/listings/mf-manifest.json`)).status).toBe(200);
+
+      edge.serveRemoteFrom('listings', rebuiltDir);
+      expect(await (await fetch(`${base}/mfe/listings/mf-manifest.json`)).json()).toEqual({ name: 'listings', rebuilt: true });
+      edge.serveRemoteFrom('listings', undefined);
+      expect(await (await fetch(`${base}/mfe/listings/mf-manifest.json`)).json()).toEqual({ name: 'listings' });
+      expect(() => edge.blockRemote('nope', true)).toThrow(/no remote named nope/);
+    } finally {
+      edge.blockRemote('listings', false);
+      edge.serveRemoteFrom('listings', undefined);
+    }
+  });
+
+  it('tells the developer to build the frontend when the shell has no build', async () => {
+    const unbuilt = createEdge({ gatewayUrl: base, shellDir: join(fixture, 'nothing-here'), remotes: {} });
+    const url = await listen(unbuilt);
+    try {
+      const res = await fetch(`${url}/dashboard/search`);
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain('npm run build -w @ruilplein/shell');
+      expect((await fetch(`${url}/mfe/listings/mf-manifest.json`)).status).toBe(404);
+    } finally {
+      unbuilt.closeAllConnections();
+      await close(unbuilt);
+    }
   });
 });
 
@@ -125,7 +259,7 @@ describe('the local edge without a gateway', () => {
     const gone = createServer();
     const gatewayUrl = await listen(gone);
     await close(gone);
-    const lonely = createEdge({ gatewayUrl, staticDir });
+    const lonely = createEdge({ gatewayUrl, shellDir });
     const url = await listen(lonely);
     try {
       const res = await fetch(`${url}/api/category`);

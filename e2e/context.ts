@@ -1,0 +1,19 @@
+// What the e2e globalSetup (setup.ts) hands to the test files.
+import type {} from 'vitest';
+
+export interface E2EContext {
+  /** The platform's origin, as a browser opens it. */
+  url: string;
+  /** setup.ts's switch for the edge (see `setRemote` in platform.ts). */
+  controlUrl: string;
+  /** Removed after the run: saved login states, rebuilt copies of remotes. */
+  tmpDir: string;
+  /** Each remote's build folder by its name under /mfe/ (`listings`, `trades`, `admin`). */
+  remotes: Record<string, string>;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2e: E2EContext;
+  }
+}

@@ -1,0 +1,62 @@
+// The shell and each remote, in Chromium, against the real API.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { explainFailure, launchBrowser, openPage } from './browser.ts';
+import { get } from './platform.ts';
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+// Each test in a fresh context; the last one stays open until a failed test has been explained.
+beforeEach(async (test) => {
+  await context?.close();
+  ({ context, page } = await openPage(browser));
+  explainFailure(test, () => page);
+});
+
+const area = () => page.locator('[data-testid="remote-area"]');
+
+describe('the shell and its remotes', () => {
+  it('opening the platform shows the shell and its navigation', async () => {
+    await page.goto('/');
+    for (const name of ['HOME', 'OVER ONS', 'FAQ']) await page.getByRole('link', { name, exact: true }).waitFor();
+    expect(await page.locator('[data-testid="remote-error"]').count()).toBe(0);
+  });
+
+  it('/dashboard/search renders the listings remote with the categories from the API', async () => {
+    const res = await get('/api/category');
+    expect(res.status).toBe(200);
+    const categories = (await res.json()) as Array<{ name: string; isPremium: boolean }>;
+    expect(categories.length).toBeGreaterThanOrEqual(20);
+    expect(categories.some((c) => c.isPremium)).toBe(true);
+
+    await page.goto('/dashboard/search');
+    await area().getByRole('heading', { name: 'Categorieën' }).waitFor();
+    const items = area().locator('[data-testid="category"]');
+    await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(categories.length);
+    const texts = await items.allInnerTexts();
+    for (const category of categories) {
+      const text = texts.find((t) => t.includes(category.name));
+      expect(text, category.name).toBeDefined();
+      expect(text!.includes('Premium'), `${category.name}: marked Premium`).toBe(category.isPremium);
+    }
+    await page.getByRole('link', { name: 'Aanbod', exact: true }).waitFor();
+  });
+
+  it('/dashboard/offers renders the trades remote', async () => {
+    await page.goto('/dashboard/offers');
+    await area().getByRole('heading', { name: 'Jouw Ruilaanbiedingen', exact: true }).waitFor();
+  });
+
+  it('/admin renders the admin remote', async () => {
+    await page.goto('/admin');
+    await area().getByRole('heading', { name: 'Beheer', exact: true }).waitFor();
+  });
+});

@@ -1,0 +1,234 @@
+// The whole platform on this machine: frontends built, stores, every service, the edge. One code
+// path for `npm start` (fixed ports, .data/) and the browser tests (free ports, a temp dir).
+import type { ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { hasExited, onOutputLines, spawnChild, stopChild } from './children.ts';
+import { createEdge, type Edge } from './edge.ts';
+import { buildStaleFrontends, frontends, remoteDists, shellDist, type Frontend } from './frontends.ts';
+import { repoRoot } from './paths.ts';
+import { freePort, startStores, type StoreName, type Stores } from './stores.ts';
+
+/** The ports of `npm start` (README "What `npm start` starts"). */
+export const fixedPorts = {
+  edge: 8080,
+  services: { gateway: 8100, auth: 8101, listing: 8102, trade: 8103, chat: 8104, moderation: 8105, payment: 8106 } as Record<string, number>,
+  stores: { mongo: 27117, redis: 6479, nats: 4322 } as Record<StoreName, number>,
+};
+const domainServices = ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment'];
+const servicesDir = join(repoRoot, 'services');
+const UP_WITHIN_MS = 60_000;
+
+export interface PlatformOptions {
+  /** Local stores keep their data here; every log (stores, services, builds) goes to `<dataDir>/logs`. */
+  dataDir: string;
+  /** 'fixed': the README's ports (the edge on `edgePort`, default 8080). 'free': any free ports, so tests run next to a running `npm start`. */
+  ports: 'fixed' | 'free';
+  edgePort?: number;
+  /** First build every frontend whose dist is missing or older than its sources. */
+  build: boolean;
+  /** As in startStores: '' reads MONGODB_URL…, 'TEST_' reads TEST_MONGODB_URL…, false starts fresh stores. */
+  envPrefix?: string | false;
+  log?: (line: string) => void;
+  /** Every output line of a service (they also go to `<dataDir>/logs/<service>.log`). */
+  onServiceLine?: (service: string, line: string) => void;
+  /** A service died after the platform was up (during startup, startPlatform fails instead). */
+  onServiceExit?: (service: string, why: string) => void;
+  /** Aborting stops whatever has started and makes startPlatform reject. */
+  signal?: AbortSignal;
+}
+
+export interface RunningService {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+export interface Platform {
+  /** The browser's origin: `http://localhost:<edge port>`. */
+  url: string;
+  edge: Edge;
+  stores: Stores;
+  services: readonly RunningService[];
+  frontends: readonly Frontend[];
+  dataDir: string;
+  /** Edge, then services, then stores; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
+  const log = opts.log ?? (() => {});
+  const logDir = join(opts.dataDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const signal = opts.signal;
+
+  // What has started, to stop in reverse order.
+  const stack: Array<() => Promise<void>> = [];
+  let unwinding = Promise.resolve();
+  const unwind = () =>
+    (unwinding = unwinding.then(async () => {
+      for (let step = stack.pop(); step; step = stack.pop()) await step().catch((err: unknown) => log(`while stopping: ${String(err)}`));
+    }));
+  // Only a service dying while the platform is up is news for onServiceExit.
+  const state = { up: false, stopped: false };
+  const services: StartedService[] = [];
+  const onAbort = () => void unwind();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const checkAbort = () => signal?.throwIfAborted();
+
+  try {
+    checkAbort();
+    if (opts.build) {
+      await buildStaleFrontends({
+        logDir,
+        log,
+        onChild: (child) => {
+          const stop = () => stopChild(child, 5000, { group: true });
+          stack.push(stop);
+          child.once('exit', () => stack.includes(stop) && stack.splice(stack.indexOf(stop), 1));
+        },
+      });
+      checkAbort();
+    }
+    for (const f of frontends) if (!existsSync(f.marker)) log(`${f.package} is not built (no ${f.marker}): run \`npm run build -w ${f.package}\``);
+
+    const stores = await startStores({ dataDir: opts.dataDir, ports: opts.ports === 'fixed' ? fixedPorts.stores : {}, envPrefix: opts.envPrefix, log });
+    stack.push(() => stores.stop());
+    checkAbort();
+
+    const names = findServices(log);
+    const ports: Record<string, number> = {};
+    for (const name of [...new Set([...names, ...domainServices, 'gateway'])]) ports[name] = opts.ports === 'fixed' ? fixedPorts.services[name]! : await freePort();
+    const serviceUrl = (name: string) => `http://127.0.0.1:${ports[name]}`;
+    for (const name of names) {
+      services.push(startService(name, ports, stores, logDir, opts, () => state.up && !state.stopped));
+    }
+    stack.push(() => Promise.all(services.map((s) => stopChild(s.child, 10_000))).then(() => undefined));
+
+    const edge = createEdge({ gatewayUrl: serviceUrl('gateway'), shellDir: shellDist(), remotes: remoteDists() });
+    const sockets = new Set<Socket>();
+    edge.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    const edgePort = opts.ports === 'fixed' ? (opts.edgePort ?? fixedPorts.edge) : 0;
+    await new Promise<void>((resolve, reject) => {
+      edge.once('error', (err: NodeJS.ErrnoException) =>
+        reject(err.code === 'EADDRINUSE' ? new Error(`port ${edgePort} is in use; stop what uses it or set PORT`) : err),
+      );
+      edge.listen(edgePort, '127.0.0.1', resolve);
+    });
+    stack.push(async () => {
+      // Upgraded websockets are no longer the http server's, so close() alone would wait for them.
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => edge.close(resolve));
+    });
+    checkAbort();
+
+    await waitHealthy(services, logDir, signal);
+    checkAbort();
+
+    state.up = true;
+    let stopping: Promise<void> | undefined;
+    return {
+      url: `http://localhost:${(edge.address() as AddressInfo).port}`,
+      edge,
+      stores,
+      services,
+      frontends,
+      dataDir: opts.dataDir,
+      stop: () => {
+        state.stopped = true;
+        return (stopping ??= unwind());
+      },
+    };
+  } catch (err) {
+    state.stopped = true;
+    await unwind();
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Every folder of services/ with a src/main.ts, in the order of its port. */
+function findServices(log: (line: string) => void): string[] {
+  const names = readdirSync(servicesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(servicesDir, d.name, 'src', 'main.ts')))
+    .map((d) => d.name);
+  for (const name of names.filter((n) => !fixedPorts.services[n])) log(`services/${name}: no port in the table in infra/local/src/platform.ts, not started`);
+  return names.filter((n) => fixedPorts.services[n]).sort((a, b) => fixedPorts.services[a]! - fixedPorts.services[b]!);
+}
+
+interface StartedService extends RunningService {
+  /** Its last lines, for the error when it does not come up. */
+  tail: string[];
+}
+
+function startService(name: string, ports: Record<string, number>, stores: Stores, logDir: string, opts: PlatformOptions, reportExit: () => boolean): StartedService {
+  const upstreams = Object.fromEntries(domainServices.map((d) => [`UPSTREAM_${d.toUpperCase()}`, `http://127.0.0.1:${ports[d]}`]));
+  // Not the test runner's own variables: a service under `npm test` runs as under `npm start`.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
+  const child = spawnChild(process.execPath, ['src/main.ts'], {
+    cwd: join(servicesDir, name),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...env,
+      PORT: `${ports[name]}`,
+      MONGODB_URL: stores.mongoUrl,
+      REDIS_URL: stores.redisUrl,
+      NATS_URL: stores.natsUrl,
+      AUTH_JWKS_URL: `http://127.0.0.1:${ports.auth}/.well-known/jwks.json`,
+      ...upstreams,
+      RUILPLEIN_MODE: 'local',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    },
+  });
+  const file = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+  const tail: string[] = [];
+  onOutputLines(child, (line) => {
+    file.write(`${line}\n`);
+    tail.push(line);
+    if (tail.length > 20) tail.shift();
+    opts.onServiceLine?.(name, line);
+  });
+  child.once('close', () => file.end());
+  child.once('exit', (code, sig) => {
+    if (reportExit()) opts.onServiceExit?.(name, sig ?? `code ${code}`);
+  });
+  return { name, url: `http://127.0.0.1:${ports[name]}`, child, tail };
+}
+
+async function waitHealthy(services: StartedService[], logDir: string, signal: AbortSignal | undefined) {
+  const deadline = Date.now() + UP_WITHIN_MS;
+  let waiting = services;
+  while (waiting.length) {
+    signal?.throwIfAborted();
+    const dead = waiting.find((s) => hasExited(s.child));
+    if (dead) {
+      await sleep(100); // its last words
+      const why = dead.child.signalCode ?? `code ${dead.child.exitCode}`;
+      throw new Error(`${dead.name} exited while starting (${why}); last output (${join(logDir, `${dead.name}.log`)}):\n    ${dead.tail.join('\n    ')}`);
+    }
+    const answers = await Promise.all(waiting.map((s) => healthy(s.url)));
+    waiting = waiting.filter((_, i) => !answers[i]);
+    if (!waiting.length) return;
+    if (Date.now() > deadline) {
+      const tails = waiting.map((s) => `  ${s.name} (${join(logDir, `${s.name}.log`)}):\n    ${s.tail.join('\n    ')}`);
+      throw new Error(`no answer on /healthz within ${UP_WITHIN_MS / 1000} s from: ${waiting.map((s) => s.name).join(', ')}\n${tails.join('\n')}`);
+    }
+    await sleep(300);
+  }
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+    await res.body?.cancel();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+import type { HTMLAttributes, ReactNode } from 'react';
+
+/** A page in the dashboard or admin area: its heading and its content. */
+export function Page({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="rp-page">
+      <h1>{title}</h1>
+      {children}
+    </section>
+  );
+}
+
+/** A route whose screen arrives in a later release. */
+export function ComingSoon({ title }: { title: string }) {
+  return (
+    <Page title={title}>
+      <p>Deze pagina komt er binnenkort aan.</p>
+    </Page>
+  );
+}
+
+export function Spinner({ label = 'Laden…' }: { label?: string }) {
+  return (
+    <div className="rp-spinner" role="status">
+      <span className="rp-spinner-wheel" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+/** A failure in Dutch, with a retry button when there is something to retry. */
+export function ErrorMessage({ message, onRetry, ...rest }: { message: string; onRetry?: () => void } & HTMLAttributes<HTMLDivElement>) {
+  return (
+    <div className="rp-error" role="alert" {...rest}>
+      <p>{message}</p>
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          Opnieuw proberen
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <p className="rp-empty">{children}</p>;
+}

@@ -1,0 +1,52 @@
+import { matchPath, Route, Routes, useLocation } from 'react-router-dom';
+import { DashboardHome, DashboardLayout } from './dashboard.tsx';
+import { Landing, NotFound, PublicLayout } from './public.tsx';
+import { RemoteArea } from './RemoteArea.tsx';
+import type { RemoteName } from './remotes.ts';
+
+/**
+ * Which remote owns which path. The shell decides before loading anything, so a page of the shell
+ * (like `/`) downloads no remote code. Mounting scheme: a remote is rendered by a splat route at its
+ * base (`/dashboard/*` for listings and trades, inside the dashboard layout; `/admin/*` for admin,
+ * which brings its own layout). Its `./routes` component renders descendant <Routes> whose paths are
+ * relative to that base (`search`, `listing/:id`; admin: index, `users`), the same way its standalone
+ * development page mounts it.
+ */
+const remotePaths: Record<RemoteName, string[]> = {
+  listings: [
+    '/dashboard/search',
+    '/dashboard/services',
+    '/dashboard/listing/:id',
+    '/dashboard/my-listings',
+    '/dashboard/add-listing',
+    '/dashboard/edit-listing/:id',
+    '/dashboard/wishlist',
+    '/dashboard/user/:id',
+  ],
+  trades: ['/dashboard/offers', '/dashboard/listing/:id/offer', '/dashboard/tradeoffer/:id'],
+  admin: ['/admin/*'],
+};
+
+function RemoteOutlet() {
+  const { pathname } = useLocation();
+  const remote = (Object.keys(remotePaths) as RemoteName[]).find((name) => remotePaths[name].some((path) => matchPath(path, pathname)));
+  // Keyed by remote: moving to another remote's page starts its area afresh (loading, error, retries).
+  return remote ? <RemoteArea key={remote} remote={remote} /> : <NotFound />;
+}
+
+export function App() {
+  return (
+    <Routes>
+      <Route element={<PublicLayout />}>
+        <Route index element={<Landing />} />
+        <Route path="*" element={<NotFound />} />
+      </Route>
+      {/* Open to everyone for now: login, the session check and the guard come with the accounts work. */}
+      <Route path="/dashboard" element={<DashboardLayout />}>
+        <Route index element={<DashboardHome />} />
+        <Route path="*" element={<RemoteOutlet />} />
+      </Route>
+      <Route path="/admin/*" element={<RemoteOutlet />} />
+    </Routes>
+  );
+}
