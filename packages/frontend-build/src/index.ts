@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { rspack, type Configuration, type RuleSetRule } from '@rspack/core';
+import { rspack, type Compiler, type Configuration, type RuleSetRule } from '@rspack/core';
 
 export interface FrontendOptions {
   /** Federation container name; a remote is served under `/mfe/<name>/`. */
   name: string;
   kind: 'host' | 'remote';
-  /** The workspace folder: `src/index.ts` is the entry, `dist/` the output, `public/` is copied as is. */
+  /** The workspace folder: `src/index` (.ts or .tsx) is the entry, `dist/` the output, `public/` is copied as is. */
   root: string;
   /** Port of `npm run dev`. */
   port: number;
@@ -19,7 +19,8 @@ export interface RspackEnv {
   RSPACK_SERVE?: boolean;
 }
 
-const routerVersion = (createRequire(import.meta.url)('react-router/package.json') as { version: string }).version;
+const require = createRequire(import.meta.url);
+const routerVersion = (require('react-router/package.json') as { version: string }).version;
 
 /** One copy each at run time, provided by the shell: a second React, router or session would split the page. */
 const shared = {
@@ -29,6 +30,30 @@ const shared = {
   'react-router-dom': { singleton: true, import: '@ruilplein/ui/router', version: routerVersion, requiredVersion: `^${routerVersion}` },
   '@ruilplein/ui': { singleton: true },
 };
+
+/**
+ * Rspack's federation plugin resolves the bundler runtime with `require.resolve`, so the whole
+ * runtime (@module-federation/webpack-bundler-runtime, runtime, runtime-core, sdk, error-codes) is
+ * bundled from its CommonJS builds, which cannot be tree-shaken: Node-only loaders, the snapshot code
+ * `experiments.optimization` turns off and unused helpers all ship. Each `.cjs` file of those
+ * packages is swapped for its ES-module twin, which is the same code.
+ */
+class FederationRuntimeAsEsm {
+  apply(compiler: Compiler) {
+    const cjs = /[\\/]node_modules[\\/]@module-federation[\\/][^\\/]+[\\/]dist[\\/].+\.cjs$/;
+    // A module's type follows the resolved file's extension, before the swap.
+    compiler.options.module.rules.push({ test: cjs, type: 'javascript/auto' });
+    compiler.hooks.normalModuleFactory.tap('FederationRuntimeAsEsm', (factory) => {
+      factory.hooks.afterResolve.tap('FederationRuntimeAsEsm', (data) => {
+        const created = data.createData;
+        const resource = created?.resource;
+        if (!created || !resource || !cjs.test(resource)) return;
+        const esm = [resource.replace(/\.cjs$/, '.js'), resource.replace(/\.cjs$/, '.mjs')].find((file) => existsSync(file));
+        if (esm) created.resource = esm;
+      });
+    });
+  }
+}
 
 /** Where `npm run dev` sends API calls (and, from the shell, the remotes): the local platform unless told. */
 const devBackend = process.env.RUILPLEIN_DEV_BACKEND ?? 'http://localhost:8080';
@@ -72,7 +97,8 @@ export const htmlPage = () =>
 
 /**
  * The rspack config of the shell (host) or a remote. A remote exposes one module, `./routes`, and
- * emits `mf-manifest.json`; the shell learns the manifests' URLs at run time (`/remotes.json`).
+ * emits `mf-manifest.json`; the shell learns the manifests' URLs at run time (`/remotes.json`) and
+ * loads the federation runtime only with the first remote it shows (see `hostPlugins`).
  * A remote's own page (`src/index.ts`: its routes in a standalone host) is built only by `npm run dev`.
  */
 export function createConfig(app: FrontendOptions, env: RspackEnv = {}): Configuration {
@@ -82,35 +108,22 @@ export function createConfig(app: FrontendOptions, env: RspackEnv = {}): Configu
   const base = baseConfig(app.root, dev);
   return {
     ...base,
-    entry: page ? { main: './src/index.ts' } : {},
+    entry: page ? { main: './src/index' } : {},
     output: {
       ...base.output,
       uniqueName: app.name,
       // A remote's chunks load from wherever the shell found its entry.
       publicPath: remote ? 'auto' : '/',
     },
+    resolve: {
+      ...base.resolve,
+      // The shell's own 'react-router-dom' is the module it shares (shell/src/remotes.ts), as in tsconfig.web.json.
+      ...(!remote && { alias: { 'react-router-dom$': require.resolve('@ruilplein/ui/router') } }),
+    },
     plugins: [
       ...(page ? [htmlPage()] : []),
       ...(existsSync(join(app.root, 'public')) ? [new rspack.CopyRspackPlugin({ patterns: [{ from: 'public' }] })] : []),
-      new ModuleFederationPlugin({
-        name: app.name,
-        ...(remote && {
-          filename: dev ? 'remoteEntry.js' : 'remoteEntry.[contenthash:8].js',
-          exposes: { './routes': './src/routes.tsx' },
-        }),
-        manifest: remote,
-        // Types cross the boundary through tsconfig.web.json's `paths`, checked by `npm run typecheck`.
-        dts: false,
-        // Remotes are registered at run time and loaded when visited; never fetch them early to compare versions.
-        shareStrategy: 'loaded-first',
-        shared,
-        experiments: {
-          optimization: { target: 'web' },
-          // The shell's federation runtime serves the remotes too (20 kB less per remote entry); a
-          // remote's standalone development page has no shell, so it keeps its own.
-          ...(remote ? { externalRuntime: !dev } : { provideExternalRuntime: true }),
-        },
-      }),
+      ...(remote ? remotePlugins(app, dev) : hostPlugins()),
     ],
     devServer: {
       port: app.port,
@@ -120,4 +133,48 @@ export function createConfig(app: FrontendOptions, env: RspackEnv = {}): Configu
       proxy: [{ context: ['/api', '/uploads', '/chathub', ...(remote ? [] : ['/mfe'])], target: devBackend, ws: true, changeOrigin: true }],
     },
   };
+}
+
+/**
+ * A remote: its container and manifest, its federation runtime that of the shell (20 kB less per
+ * remote entry); a remote's standalone development page has no shell, so it keeps its own.
+ */
+function remotePlugins(app: FrontendOptions, dev: boolean) {
+  return [
+    new FederationRuntimeAsEsm(),
+    new ModuleFederationPlugin({
+      name: app.name,
+      filename: dev ? 'remoteEntry.js' : 'remoteEntry.[contenthash:8].js',
+      exposes: { './routes': './src/routes.tsx' },
+      manifest: true,
+      // Types cross the boundary through tsconfig.web.json's `paths`, checked by `npm run typecheck`.
+      dts: false,
+      // Remotes are registered at run time and loaded when visited; never fetch them early to compare versions.
+      shareStrategy: 'loaded-first',
+      shared,
+      experiments: { optimization: { target: 'web' }, externalRuntime: !dev },
+    }),
+  ];
+}
+
+/**
+ * The shell has no federation plugin: its own code imports react, the router and @ruilplein/ui as
+ * any bundle does, and the federation runtime is a chunk of its own, downloaded with the first
+ * remote (shell/src/remotes.ts). That runtime offers the shell's copies as the shared singletons
+ * (`SHARED_VERSIONS` are their versions) and serves the remotes as their external runtime.
+ */
+function hostPlugins() {
+  return [
+    new rspack.DefinePlugin({
+      SHARED_VERSIONS: JSON.stringify(Object.fromEntries(Object.keys(shared).map((name) => [name, sharedVersion(name)]))),
+      // What experiments.optimization.target does for a federated build: no Node loaders.
+      ENV_TARGET: JSON.stringify('web'),
+    }),
+  ];
+}
+
+function sharedVersion(name: string): string {
+  if (name === 'react-router-dom') return routerVersion;
+  const manifest = name === '@ruilplein/ui' ? join(import.meta.dirname, '../../ui/package.json') : `${name}/package.json`;
+  return (require(manifest) as { version: string }).version;
 }

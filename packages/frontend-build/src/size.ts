@@ -37,7 +37,7 @@ function oneBundleConfig(): Configuration {
   const base = baseConfig(shell, false);
   return {
     ...base,
-    entry: { main: './src/bootstrap.tsx' },
+    entry: { main: './src/index' },
     output: { ...base.output, path: oneBundleDir, publicPath: '/' },
     plugins: [htmlPage(), new rspack.NormalModuleReplacementPlugin(/shell[\\/]src[\\/]remotes\.ts$/, join(import.meta.dirname, '../web/bundled-remotes.ts'))],
   };
