@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, type Role } from '@ruilplein/contracts';
@@ -71,4 +73,15 @@ export async function listen(handler: Parameters<typeof createServer>[1]) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())).finally(() => server.closeAllConnections()),
   };
+}
+
+/** Runs a service's `main.ts` as its own process with only the given environment (and PATH). */
+export function runMain(main: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stdout += d));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return { child, exited, output: () => ({ stdout, stderr }) };
 }

@@ -1,31 +1,14 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@ruilplein/local';
 import { testStores } from '@ruilplein/local/testing';
-import { createTestIssuer, listen } from '@ruilplein/service-kit/testing';
+import { createTestIssuer, listen, runMain } from '@ruilplein/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  let stdout = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  child.stdout.on('data', (d) => (stdout += d));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  return { child, exited, output: () => ({ stdout, stderr }) };
-}
+const run = (env: Record<string, string>) => runMain(main, env);
 
 describe('gateway main', () => {
   it('stops at start-up with one line naming a missing or malformed variable', async () => {
