@@ -9,16 +9,24 @@ export interface BootstrapOptions {
   log?: (line: string) => void;
   /** As in startStores: a store named by `<envPrefix>MONGODB_URL` etc. needs nothing installed. */
   envPrefix?: string;
+  /** Also what only the tests use: Chromium, Helm and kubernetes-validate (`npm start` needs none). */
+  testTools?: boolean;
 }
 
 export class BootstrapError extends Error {}
 
+export const nginxBinary = () => onPath('nginx') ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : undefined);
+
 const NATS_VERSION = 'v2.12.2';
+const HELM_VERSION = 'v3.19.0';
+/** Offline Kubernetes JSON schemas for the chart validation tests (PyPI). */
+const KUBERNETES_VALIDATE_VERSION = '1.34.1';
+export const toolsVenv = join(repoRoot, '.tools', 'venv');
 const ferretdbSource = join(repoRoot, 'infra', 'ferretdb');
 const goHint = 'install Go >= 1.24 (https://go.dev/dl/) and run `npm run bootstrap` again';
 
 /**
- * Makes sure the binaries the local platform and its tests need exist, installing what it can:
+ * Makes sure the binaries the local platform (and, with testTools, its tests) need exist, installing what it can:
  * Debian packages with one apt-get call when root, Go-built servers into .tools/bin.
  * Throws a BootstrapError that says what to install by hand otherwise.
  */
@@ -34,7 +42,11 @@ export async function bootstrap(opts: BootstrapOptions = {}): Promise<void> {
 
   const apt: Array<{ name: string; pkg: string; path?: string }> = [];
   if (stores.includes('redis')) apt.push({ name: 'redis-server', pkg: 'redis-server', path: findBinary('redis-server') });
-  apt.push({ name: 'chromium', pkg: 'chromium', path: onPath('chromium') ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined) });
+  if (opts.testTools) {
+    apt.push({ name: 'chromium', pkg: 'chromium', path: onPath('chromium') ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined) });
+    // Serves the frontend images' nginx configuration in its test (infra/docker/test).
+    apt.push({ name: 'nginx', pkg: 'nginx', path: nginxBinary() });
+  }
   const aptMissing = apt.filter((p) => !p.path);
   for (const p of apt) if (p.path) log(`${p.name}: ok (${p.path})`);
   if (aptMissing.length) {
@@ -51,6 +63,10 @@ export async function bootstrap(opts: BootstrapOptions = {}): Promise<void> {
 
   if (stores.includes('nats')) await ensureNats(log, problems);
   if (stores.includes('mongo')) await ensureMongo(log, problems);
+  if (opts.testTools) {
+    await ensureHelm(log, problems);
+    await ensureKubernetesValidate(log, problems);
+  }
   if (problems.length) throw new BootstrapError(problems.join('\n'));
 }
 
@@ -77,10 +93,33 @@ async function ensureMongo(log: (line: string) => void, problems: string[]) {
   await goBuild('ferretdb', ['build', '-o', binary, '.'], ferretdbSource, log, problems);
 }
 
+/** Helm for `helm lint`/`helm template` in the chart tests (infra/k8s/test). */
+async function ensureHelm(log: (line: string) => void, problems: string[]) {
+  const own = join(toolsBin, 'helm');
+  if (existsSync(own)) return log(`helm: ok (${own})`);
+  await goBuild('helm', ['install', `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], repoRoot, log, problems);
+}
+
+/** PyPI's kubernetes-validate in .tools/venv: validates rendered manifests offline. */
+async function ensureKubernetesValidate(log: (line: string) => void, problems: string[]) {
+  const own = join(toolsVenv, 'bin', 'kubernetes-validate');
+  if (existsSync(own)) return log(`kubernetes-validate: ok (${own})`);
+  const python = onPath('python3');
+  if (!python) {
+    problems.push('kubernetes-validate: missing, and Python 3 is needed to install it; install python3 with venv (`sudo apt-get install -y python3-venv`) and run `npm run bootstrap` again');
+    return;
+  }
+  log(`kubernetes-validate: installing ${KUBERNETES_VALIDATE_VERSION} into ${toolsVenv}…`);
+  const venv = existsSync(join(toolsVenv, 'bin', 'pip')) ? { ok: true, tail: '' } : await run(python, ['-m', 'venv', toolsVenv]);
+  const result = venv.ok ? await run(join(toolsVenv, 'bin', 'pip'), ['install', '-q', `kubernetes-validate==${KUBERNETES_VALIDATE_VERSION}`]) : venv;
+  if (result.ok) log(`kubernetes-validate: ok (${own})`);
+  else problems.push(`kubernetes-validate: python3 -m venv + pip install kubernetes-validate==${KUBERNETES_VALIDATE_VERSION} failed (on Debian: \`sudo apt-get install -y python3-venv\`):\n${result.tail}`);
+}
+
 async function goBuild(name: string, args: string[], cwd: string, log: (line: string) => void, problems: string[]) {
   const go = onPath('go');
   if (!go) {
-    problems.push(`${name}: missing, and Go is needed to build it; ${goHint}${name === 'ferretdb' ? ' (or put MongoDB >= 7 `mongod` on the PATH)' : ' (or put nats-server >= 2.10 on the PATH)'}`);
+    problems.push(`${name}: missing, and Go is needed to build it; ${goHint}${name === 'ferretdb' ? ' (or put MongoDB >= 7 `mongod` on the PATH)' : name === 'helm' ? ' (or put helm 3 into .tools/bin)' : ' (or put nats-server >= 2.10 on the PATH)'}`);
     return;
   }
   log(`${name}: installing into ${toolsBin} with go ${args[0]} (a minute the first time)…`);
@@ -107,7 +146,7 @@ if (import.meta.main) {
   // `npm test` runs this as pretest: then the TEST_* variables say which stores exist already.
   const envPrefix = process.env.npm_lifecycle_event === 'pretest' ? 'TEST_' : '';
   try {
-    await bootstrap({ envPrefix });
+    await bootstrap({ envPrefix, testTools: true });
   } catch (err) {
     console.error(err instanceof BootstrapError ? err.message : err);
     process.exitCode = 1;

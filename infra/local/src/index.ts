@@ -1,4 +1,4 @@
-export { bootstrap, BootstrapError, type BootstrapOptions } from './bootstrap.ts';
+export { bootstrap, BootstrapError, nginxBinary, type BootstrapOptions } from './bootstrap.ts';
 export { dockerAnswers } from './docker.ts';
 export { createEdge, type Edge, type EdgeControls, type EdgeOptions } from './edge.ts';
 export { buildStaleFrontends, frontends, staleReason, type Frontend } from './frontends.ts';
