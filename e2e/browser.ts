@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, type TestContext } from 'vitest';
+import { logInWithForm, newMember, registerMember } from './members.ts';
 import { platform } from './platform.ts';
 
 export const chromiumPath = '/usr/bin/chromium';
@@ -42,15 +43,17 @@ export function explainFailure(test: TestContext, page: () => Page | undefined):
 }
 
 /**
- * A login state (cookies and local storage) made once per run by `logIn` and kept in a file of the
- * run's temp dir; pass it to `openPage(browser, { storageState })` to start logged in.
+ * The login state (cookies and local storage) of a member made once per run and per `name`: registered
+ * and activated through the API and the mail outbox, then logged in with the /login form. Kept in a
+ * file of the run's temp dir; pass it to `openPage(browser, { storageState })` to start logged in.
  */
-export async function savedLoginState(browser: Browser, name: string, logIn: (page: Page) => Promise<void>): Promise<string> {
+export async function savedLoginState(browser: Browser, name = 'member'): Promise<string> {
   const file = join(platform().tmpDir, `login-${name}.json`);
   if (existsSync(file)) return file;
+  const member = await registerMember(newMember());
   const { context, page } = await openPage(browser);
   try {
-    await logIn(page);
+    await logInWithForm(page, member);
     await context.storageState({ path: file });
   } finally {
     await context.close();
@@ -58,13 +61,16 @@ export async function savedLoginState(browser: Browser, name: string, logIn: (pa
   return file;
 }
 
-/** One browser and one page for a whole test file; `restore` undoes the file's switches afterwards. */
-export function pageForFile(restore?: () => Promise<void>): () => Page {
+/**
+ * One browser and one page for a whole test file, logged in as the run's member (the dashboard needs
+ * a session) unless `loggedIn` is false; `restore` undoes the file's switches afterwards.
+ */
+export function pageForFile(restore?: () => Promise<void>, { loggedIn = true } = {}): () => Page {
   let browser: Browser | undefined;
   let page: Page | undefined;
   beforeAll(async () => {
     browser = await launchBrowser();
-    ({ page } = await openPage(browser));
+    ({ page } = await openPage(browser, loggedIn ? { storageState: await savedLoginState(browser) } : {}));
   });
   beforeEach((test) => explainFailure(test, () => page));
   afterAll(async () => {

@@ -8,6 +8,8 @@ export interface E2EContext {
   controlUrl: string;
   /** Removed after the run: saved login states, rebuilt copies of remotes. */
   tmpDir: string;
+  /** The platform's MongoDB-compatible store: tests set what no screen can yet (a block) in a service's own database. */
+  mongoUrl: string;
   /** Each remote's build folder by its name under /mfe/ (`listings`, `trades`, `admin`). */
   remotes: Record<string, string>;
 }

@@ -1,7 +1,7 @@
 // The shell and each remote, in Chromium, against the real API.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { explainFailure, launchBrowser, openPage } from './browser.ts';
+import { explainFailure, launchBrowser, openPage, savedLoginState } from './browser.ts';
 import { get } from './platform.ts';
 
 let browser: Browser;
@@ -14,10 +14,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-// Each test in a fresh context; the last one stays open until a failed test has been explained.
+// Each test in a fresh context of a signed-in member (the dashboard needs one); the last one stays
+// open until a failed test has been explained.
 beforeEach(async (test) => {
   await context?.close();
-  ({ context, page } = await openPage(browser));
+  ({ context, page } = await openPage(browser, { storageState: await savedLoginState(browser) }));
   explainFailure(test, () => page);
 });
 

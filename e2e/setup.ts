@@ -29,6 +29,7 @@ export default async function setup(project: TestProject) {
     url: platform.url,
     controlUrl: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
     tmpDir: dataDir,
+    mongoUrl: platform.stores.mongoUrl,
     remotes: Object.fromEntries(platform.frontends.flatMap((f) => (f.remote ? [[f.remote, f.dist]] : []))),
   });
   return async () => {

@@ -1,6 +1,8 @@
 import { matchPath, Route, Routes, useLocation } from 'react-router-dom';
-import { DashboardHome, DashboardLayout } from './dashboard.tsx';
-import { Landing, NotFound, PublicLayout } from './public.tsx';
+import { Spinner, useSession } from '@ruilplein/ui';
+import { accountScreenRoutes, verifyEmailRoute } from './account/routes.tsx';
+import { DashboardHome, DashboardLayout, Profile } from './dashboard/index.ts';
+import { NotFound, PublicLayout, publicPageRoutes, ScrollToTop } from './public/index.ts';
 import { RemoteArea } from './RemoteArea.tsx';
 import type { RemoteName } from './remotes.ts';
 
@@ -35,18 +37,26 @@ function RemoteOutlet() {
 }
 
 export function App() {
+  // A stored session is checked before any page shows (spec 1 §2).
+  if (useSession().loading) return <Spinner label="Sessie controleren…" />;
   return (
-    <Routes>
-      <Route element={<PublicLayout />}>
-        <Route index element={<Landing />} />
-        <Route path="*" element={<NotFound />} />
-      </Route>
-      {/* Open to everyone for now: login, the session check and the guard come with the accounts work. */}
-      <Route path="/dashboard" element={<DashboardLayout />}>
-        <Route index element={<DashboardHome />} />
-        <Route path="*" element={<RemoteOutlet />} />
-      </Route>
-      <Route path="/admin/*" element={<RemoteOutlet />} />
-    </Routes>
+    <>
+      {/* Outside <Routes>: every route change starts at the top (spec 1 §2). */}
+      <ScrollToTop />
+      <Routes>
+        <Route element={<PublicLayout />}>
+          {publicPageRoutes}
+          {verifyEmailRoute}
+          <Route path="*" element={<NotFound />} />
+        </Route>
+        {accountScreenRoutes}
+        <Route path="/dashboard" element={<DashboardLayout />}>
+          <Route index element={<DashboardHome />} />
+          <Route path="profile" element={<Profile />} />
+          <Route path="*" element={<RemoteOutlet />} />
+        </Route>
+        <Route path="/admin/*" element={<RemoteOutlet />} />
+      </Routes>
+    </>
   );
 }

@@ -170,12 +170,20 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - name: {{ $name }}
   value: {{ $value | toString | quote }}
 {{- end }}
+{{- with $g.publicUrl }}
+- name: PUBLIC_URL
+  value: {{ . | quote }}
+{{- end }}
+{{- /* Development may leave a secret unnamed (the service then uses its local stand-in); production may not. */}}
 {{- range .Values.secretEnv }}
+{{- $secret := (index $g.secrets .secret | default dict).existingSecret }}
+{{- if or $secret (eq $g.environment "production") }}
 - name: {{ .name }}
   valueFrom:
     secretKeyRef:
-      name: {{ required (printf "%s: env %s needs global.secrets.%s.existingSecret" $.Chart.Name .name .secret) (index $g.secrets .secret | default dict).existingSecret }}
+      name: {{ required (printf "%s: env %s needs global.secrets.%s.existingSecret" $.Chart.Name .name .secret) $secret }}
       key: {{ .key }}
+{{- end }}
 {{- end }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}

@@ -124,23 +124,30 @@ describe('values rules', () => {
     expect(await failure('listing', production, { 'global.secrets.jwt.privateKey': 'abc' })).toMatch(/referenced by name only/);
   });
 
-  it('secretEnv reads a Secret named by global.secrets, and fails without one', async () => {
+  it('secretEnv reads a Secret named by global.secrets; production requires it, development may leave it out', async () => {
     const set = { 'secretEnv[0].name': 'SMTP_URL', 'secretEnv[0].secret': 'smtp', 'secretEnv[0].key': 'url' };
-    expect(await failure('listing', [], set)).toMatch(/env SMTP_URL needs global.secrets.smtp.existingSecret/);
-    const r = await render(join(helmDir, 'listing'), umbrellaFiles('values.yaml', 'values-production.yaml'), 'listing', set);
-    expect(r.problems).toEqual([]);
-    const env = podSpec(r.objects.find((o) => o.kind === 'Deployment')!)?.containers?.[0]?.env ?? [];
-    expect(env).toContainEqual({ name: 'SMTP_URL', valueFrom: { secretKeyRef: { name: 'ruilplein-smtp', key: 'url' } } });
-    expect(env).toContainEqual({ name: 'MONGODB_URL', valueFrom: { secretKeyRef: { name: 'ruilplein-mongodb', key: 'url' } } });
+    const production = umbrellaFiles('values.yaml', 'values-production.yaml');
+    expect(await failure('listing', production, { ...set, 'secretEnv[0].secret': 'other' })).toMatch(/env SMTP_URL needs global.secrets.other.existingSecret/);
+    const env = async (files: string[]) => {
+      const r = await render(join(helmDir, 'listing'), files, 'listing', set);
+      expect(r.problems).toEqual([]);
+      return podSpec(r.objects.find((o) => o.kind === 'Deployment')!)?.containers?.[0]?.env ?? [];
+    };
+    const inProduction = await env(production);
+    expect(inProduction).toContainEqual({ name: 'SMTP_URL', valueFrom: { secretKeyRef: { name: 'ruilplein-smtp', key: 'url' } } });
+    expect(inProduction).toContainEqual({ name: 'MONGODB_URL', valueFrom: { secretKeyRef: { name: 'ruilplein-mongodb', key: 'url' } } });
+    expect(inProduction).toContainEqual({ name: 'PUBLIC_URL', value: 'https://ruilplein.example.com' });
+    expect((await env(umbrellaFiles('values.yaml'))).map((e) => e.name)).not.toContain('SMTP_URL');
   });
 
-  it("the shell's remotes.json comes from the environment's values and is mounted over the built one", async () => {
+  it("the shell's remotes.json and map.json come from the environment's values and are mounted over the built ones", async () => {
     const r = await render(join(helmDir, 'shell'), [], 'shell', { 'remotes.trades': 'https://cdn.example.com/trades/v2/mf-manifest.json' });
     expect(r.problems).toEqual([]);
     const files = r.objects.find((o) => o.kind === 'ConfigMap' && o.metadata?.name === 'shell-files') as { data: Record<string, string> } | undefined;
     expect(JSON.parse(files?.data['remotes.json'] ?? '{}')).toMatchObject({ trades: 'https://cdn.example.com/trades/v2/mf-manifest.json', listings: '/mfe/listings/mf-manifest.json' });
+    expect(JSON.parse(files?.data['map.json'] ?? '{}')).toMatchObject({ tileUrl: expect.stringContaining('{z}') });
     const mounts = (podSpec(r.objects.find((o) => o.kind === 'Deployment')!)?.containers?.[0] as { volumeMounts?: Array<{ mountPath: string }> }).volumeMounts ?? [];
-    expect(mounts.map((m) => m.mountPath)).toContain('/usr/share/nginx/html/remotes.json');
+    expect(mounts.map((m) => m.mountPath)).toEqual(expect.arrayContaining(['/usr/share/nginx/html/remotes.json', '/usr/share/nginx/html/map.json']));
   });
 
   it('NetworkPolicies: services take HTTP from the gateway only, the gateway from the ingress controller', async () => {

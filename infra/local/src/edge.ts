@@ -11,6 +11,8 @@ export interface EdgeOptions {
   shellDir: string;
   /** Each remote's build by name (`{ listings: '…/mfe-listings/dist' }`), served under `/mfe/<name>/`. */
   remotes?: Record<string, string>;
+  /** The auth service: `/dev/mail` (local mode's mail outbox) goes there, as the kind Ingress routes it. */
+  mailUrl?: string;
 }
 
 /** Switches for the browser tests: the failure and the redeploy of one remote, without touching its build. */
@@ -29,6 +31,11 @@ const gatewayPrefixes = ['/api', '/chathub', '/uploads'];
 const toGateway = (url = '/') => {
   const path = url.split('?', 1)[0] ?? '/';
   return gatewayPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+};
+
+const toMail = (url = '/') => {
+  const path = url.split('?', 1)[0] ?? '/';
+  return path === '/dev/mail' || path.startsWith('/dev/mail/');
 };
 
 const unavailable = JSON.stringify({ message: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.' });
@@ -67,6 +74,12 @@ export function createEdge(opts: EdgeOptions): Edge {
     res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' }).end(unavailable);
   });
 
+  const mailProxy = opts.mailUrl ? createProxyServer({ target: opts.mailUrl, xfwd: true }) : undefined;
+  mailProxy?.on('error', (_err, _req, res) => {
+    if (res instanceof ServerResponse && !res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' }).end(unavailable);
+    else res.destroy();
+  });
+
   const remotes = new Map(Object.entries(opts.remotes ?? {}).map(([name, dir]) => [name, { own: dir, dir, blocked: false }]));
   const remote = (name: string) => {
     const found = remotes.get(name);
@@ -89,6 +102,7 @@ export function createEdge(opts: EdgeOptions): Edge {
 
   const server = createServer((req, res) => {
     if (toGateway(req.url)) return proxy.web(req, res);
+    if (mailProxy && toMail(req.url)) return mailProxy.web(req, res);
     frontend(req, res).catch(() => (res.headersSent ? res.destroy() : text(res, 500, 'Interne fout')));
   });
   server.on('upgrade', (req, socket, head) => (toGateway(req.url) ? proxy.ws(req, socket, head) : socket.destroy()));

@@ -1,7 +1,8 @@
 // The whole platform on this machine: frontends built, stores, every service, the edge. One code
 // path for `npm start` (fixed ports, .data/) and the browser tests (free ports, a temp dir).
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -102,18 +103,20 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const ports: Record<string, number> = {};
     for (const name of [...new Set([...names, ...domainServices, 'gateway'])]) ports[name] = opts.ports === 'fixed' ? fixedPorts.services[name]! : await freePort();
     const serviceUrl = (name: string) => `http://127.0.0.1:${ports[name]}`;
+    // Known before the services start: mails link to the browser's origin.
+    const edgePort = opts.ports === 'fixed' ? (opts.edgePort ?? fixedPorts.edge) : await freePort();
+    const local = { publicUrl: `http://localhost:${edgePort}`, jwtKey: localJwtKey(opts.dataDir) };
     for (const name of names) {
-      services.push(startService(name, ports, stores, logDir, opts, () => state.up && !state.stopped));
+      services.push(startService(name, ports, stores, logDir, opts, local, () => state.up && !state.stopped));
     }
     stack.push(() => Promise.all(services.map((s) => stopChild(s.child, 10_000))).then(() => undefined));
 
-    const edge = createEdge({ gatewayUrl: serviceUrl('gateway'), shellDir: shellDist(), remotes: remoteDists() });
+    const edge = createEdge({ gatewayUrl: serviceUrl('gateway'), shellDir: shellDist(), remotes: remoteDists(), mailUrl: serviceUrl('auth') });
     const sockets = new Set<Socket>();
     edge.on('connection', (socket: Socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     });
-    const edgePort = opts.ports === 'fixed' ? (opts.edgePort ?? fixedPorts.edge) : 0;
     await new Promise<void>((resolve, reject) => {
       edge.once('error', (err: NodeJS.ErrnoException) =>
         reject(err.code === 'EADDRINUSE' ? new Error(`port ${edgePort} is in use; stop what uses it or set PORT`) : err),
@@ -167,7 +170,25 @@ interface StartedService extends RunningService {
   tail: string[];
 }
 
-function startService(name: string, ports: Record<string, number>, stores: Stores, logDir: string, opts: PlatformOptions, reportExit: () => boolean): StartedService {
+/**
+ * The auth service's token signing key, made once per data dir so sessions survive a restart
+ * (the browser tests get a fresh one with their temp dir).
+ */
+function localJwtKey(dataDir: string): string {
+  const file = join(dataDir, 'auth-jwt-key.pem');
+  if (!existsSync(file)) writeFileSync(file, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  return readFileSync(file, 'utf8');
+}
+
+function startService(
+  name: string,
+  ports: Record<string, number>,
+  stores: Stores,
+  logDir: string,
+  opts: PlatformOptions,
+  local: { publicUrl: string; jwtKey: string },
+  reportExit: () => boolean,
+): StartedService {
   const upstreams = Object.fromEntries(domainServices.map((d) => [`UPSTREAM_${d.toUpperCase()}`, `http://127.0.0.1:${ports[d]}`]));
   // Not the test runner's own variables: a service under `npm test` runs as under `npm start`.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
@@ -183,6 +204,8 @@ function startService(name: string, ports: Record<string, number>, stores: Store
       AUTH_JWKS_URL: `http://127.0.0.1:${ports.auth}/.well-known/jwks.json`,
       ...upstreams,
       RUILPLEIN_MODE: 'local',
+      PUBLIC_URL: local.publicUrl,
+      ...(name === 'auth' && { AUTH_JWT_PRIVATE_KEY: local.jwtKey }),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     },
   });

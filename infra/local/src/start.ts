@@ -27,6 +27,18 @@ async function shutdown(code: number, why: string) {
   process.exit(code);
 }
 
+/** The auth service logs the seeded admin once at start (local mode); the summary repeats it. */
+let demoAdmin: { email: string; password: string } | undefined;
+function noteDemoAdmin(name: string, line: string) {
+  if (name !== 'auth' || !line.includes('"demo admin account"')) return;
+  try {
+    const { email, password } = JSON.parse(line) as { email?: unknown; password?: unknown };
+    if (typeof email === 'string' && typeof password === 'string') demoAdmin = { email, password };
+  } catch {
+    // not a log line of ours
+  }
+}
+
 function printSummary(p: Platform) {
   const row = (...cells: string[]) => `  ${cells.map((c, i) => (i < cells.length - 1 ? c.padEnd(i === 0 ? 12 : 14) : c)).join('')}`;
   const s = p.stores;
@@ -40,6 +52,9 @@ function printSummary(p: Platform) {
       row('redis', s.kind.redis, s.redisUrl),
       row('nats', s.kind.nats, s.natsUrl),
       row('data', '', `${p.dataDir} (logs in logs/)`),
+      ...(demoAdmin
+        ? [row('admin', 'login', `${demoAdmin.email} / ${demoAdmin.password} (demo members: same password)`), row('mail', 'outbox', `${p.url}/dev/mail`)]
+        : []),
       'Ctrl-C stops everything.',
       '',
     ].join('\n'),
@@ -79,7 +94,10 @@ try {
     edgePort: Number(process.env.PORT ?? 8080),
     build: true,
     log: say,
-    onServiceLine: (name, line) => console.log(`${styleText('cyan', `[${name}]`)} ${pretty(line)}`),
+    onServiceLine: (name, line) => {
+      noteDemoAdmin(name, line);
+      console.log(`${styleText('cyan', `[${name}]`)} ${pretty(line)}`);
+    },
     onServiceExit: (name, why) => void shutdown(1, styleText('red', `${name} exited unexpectedly (${why}): stopping everything`)),
     signal: starting.signal,
   });

@@ -1,9 +1,14 @@
 import { z } from 'zod';
+import { UserDeletedEventSchema, UserEventSchema } from './http/auth.ts';
 import { CategorySchema } from './http/category.ts';
 
 /** Every NATS subject with the zod schema of its payload: `<service>.<entity>.<past-tense verb>`. */
 export const eventRegistry = {
   'listing.category.created': CategorySchema,
+  'auth.user.registered': UserEventSchema,
+  'auth.user.activated': UserEventSchema,
+  'auth.user.updated': UserEventSchema,
+  'auth.user.deleted': UserDeletedEventSchema,
 } as const;
 
 export type EventRegistry = Record<string, z.ZodType>;

@@ -19,8 +19,22 @@ export interface RouteDef<
   query?: Q;
   body?: B;
   response: R;
+  /**
+   * A form body (multipart/form-data or urlencoded) instead of JSON: `body` validates its text
+   * fields (a repeated field arrives as an array), `files` declares each file field.
+   */
+  form?: { files: Record<string, FileFieldDef> };
   /** Status of a successful answer; 200 unless said otherwise. */
   status?: number;
+}
+
+/** One file field of a form route; a field with more files or a larger file is a 400. */
+export interface FileFieldDef {
+  maxBytes: number;
+  /** Files allowed in this field; 1 unless said otherwise. */
+  maxCount?: number;
+  /** Dutch message for a file over `maxBytes`. */
+  tooLarge: string;
 }
 
 export function defineRoute<

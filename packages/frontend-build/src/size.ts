@@ -14,9 +14,11 @@ const repo = resolve(import.meta.dirname, '../../..');
 const remotes = ['listings', 'trades', 'admin'];
 const oneBundleDir = join(tmpdir(), 'ruilplein-size-one-bundle');
 
+// The dashboard needs a session: a member's visit starts with one in storage, which the server below accepts.
+const member = { id: 'size-member', firstName: 'Sanne', role: ['Gebruiker'], profilePicture: '/uploads/avatars/default_avatar.jpg', activated: true };
 const visits = [
-  { path: '/', ready: 'h1' },
-  { path: '/dashboard/search', ready: '[data-testid="category"]' },
+  { path: '/', ready: 'h1', signedIn: false },
+  { path: '/dashboard/search', ready: '[data-testid="category"]', signedIn: true },
 ];
 
 async function build(configs: Configuration[]) {
@@ -45,15 +47,24 @@ function oneBundleConfig(): Configuration {
 
 const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 
-/** Serves a build the way the platform does: `/mfe/<name>/` from each remote's dist, the rest from the shell's. */
-function serve(shellDir: string, remoteDirs: Record<string, string>): Promise<Server> {
-  const categories = JSON.stringify([
+/** The API answers a first visit needs; everything else under /api is a 404, which the pages tolerate. */
+const apiAnswers: Record<string, unknown> = {
+  '/api/category': [
     { id: 'elektronica', name: 'Elektronica', icon: 'laptop', isPremium: false },
     { id: 'vinyl', name: 'Vinyl & platenspelers', icon: 'disc-3', isPremium: true },
-  ]);
+  ],
+  '/api/auth/verify': { user: member },
+  '/api/user/status': { blocked: false, reason: null, unblockDate: null },
+};
+
+/** Serves a build the way the platform does: `/mfe/<name>/` from each remote's dist, the rest from the shell's. */
+function serve(shellDir: string, remoteDirs: Record<string, string>): Promise<Server> {
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://size').pathname;
-    if (path === '/api/category') return res.writeHead(200, { 'content-type': 'application/json' }).end(categories);
+    if (path.startsWith('/api/')) {
+      const answer = apiAnswers[path];
+      return answer ? res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)) : res.writeHead(404).end();
+    }
     const [, name, rest] = /^\/mfe\/([^/]+)\/(.*)$/.exec(path) ?? [];
     const dir = name ? remoteDirs[name] : shellDir;
     if (!dir) return res.writeHead(404).end();
@@ -68,9 +79,16 @@ function serve(shellDir: string, remoteDirs: Record<string, string>): Promise<Se
 }
 
 /** Gzipped bytes of every script the page downloads until it shows `ready` and the network is quiet. */
-async function measure(browser: Browser, server: Server, path: string, ready: string) {
+async function measure(browser: Browser, server: Server, path: string, ready: string, signedIn: boolean) {
   const { port } = server.address() as { port: number };
   const context = await browser.newContext();
+  if (signedIn) {
+    // The session's storage keys (packages/ui/src/session.tsx).
+    await context.addInitScript((user) => {
+      localStorage.setItem('ruilplein.user', user);
+      localStorage.setItem('ruilplein.token', 'size-token');
+    }, JSON.stringify(member));
+  }
   const page = await context.newPage();
   const sizes: Promise<[string, number]>[] = [];
   page.on('response', (res) => {
@@ -98,9 +116,9 @@ const budget = 170_000;
 let overBudget = false;
 try {
   console.log(`\nGzipped JavaScript of a first visit (level 6)${' '.repeat(4)}federated  one bundle   ratio`);
-  for (const { path, ready } of visits) {
-    const fed = await measure(browser, federated, path, ready);
-    const one = await measure(browser, oneBundle, path, ready);
+  for (const { path, ready, signedIn } of visits) {
+    const fed = await measure(browser, federated, path, ready, signedIn);
+    const one = await measure(browser, oneBundle, path, ready, signedIn);
     console.log(`  ${path.padEnd(44)}${kB(fed.total)} ${kB(one.total)}   ${(fed.total / one.total).toFixed(2)}×`);
     if (verbose) for (const [file, size] of fed.files.sort((a, b) => b[1] - a[1])) console.log(`      ${file.padEnd(48)}${kB(size)}`);
     if (path === '/' && fed.total > budget) overBudget = true;

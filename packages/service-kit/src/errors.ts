@@ -20,6 +20,9 @@ export const conflict = (message: string) => new HttpError(409, message);
 export const MESSAGES = {
   invalidInput: 'De invoer is ongeldig.',
   invalidJson: 'De invoer is geen geldige JSON.',
+  notAForm: 'De invoer is geen geldig formulier.',
+  unexpectedFile: 'Dit veld verwacht geen bestand.',
+  tooManyFiles: 'Er zijn te veel bestanden meegestuurd.',
   tooLarge: 'Het verzoek is te groot.',
   notFound: 'Deze pagina of bron bestaat niet.',
   internal: 'Er ging iets mis aan onze kant. Probeer het later opnieuw.',

@@ -7,6 +7,7 @@ import { pinoHttp } from 'pino-http';
 import type { z } from 'zod';
 import { bearerToken, isAdmin, type Principal, type TokenVerifier } from './auth.ts';
 import { forbidden, HttpError, MESSAGES, unauthorized } from './errors.ts';
+import { readForm, type UploadedFile } from './form.ts';
 import type { Logger } from './logger.ts';
 import { openApiDocument } from './openapi.ts';
 
@@ -16,6 +17,8 @@ export interface HandlerContext<D extends RouteDef> {
   params: Out<D['params']>;
   query: Out<D['query']>;
   body: Out<D['body']>;
+  /** Files of a form route by field name (each field's limits already checked); empty otherwise. */
+  files: Record<string, UploadedFile[]>;
   /** Set for every route whose access is not public. */
   principal: D['access'] extends 'public' ? Principal | undefined : Principal;
   req: Request;
@@ -25,9 +28,9 @@ export interface HandlerContext<D extends RouteDef> {
 export type Handler<D extends RouteDef> = (ctx: HandlerContext<D>) => Promise<z.input<D['response']>> | z.input<D['response']>;
 
 export interface Api {
-  /** Registers a contract route: validates input, checks access, answers JSON. */
+  /** Registers a contract route: checks access, validates input (JSON or form), answers JSON. */
   handle<D extends RouteDef>(def: D, handler: Handler<D>): void;
-  /** For what a contract route cannot express (streams, uploads): plain express. */
+  /** For what a contract route cannot express (binary or streamed answers): plain express. */
   router: Router;
 }
 
@@ -117,11 +120,14 @@ export function createApp(options: AppOptions): Express {
           if (!result.success) errors.push(...issuesToErrors(where, result.error));
           return result.data;
         };
+        const form = def.form ? await readForm(req, def.form) : undefined;
         const params = parse('params', def.params, req.params);
         const query = parse('query', def.query, req.query);
-        const body = parse('body', def.body, req.body);
-        if (errors.length) throw new HttpError(400, MESSAGES.invalidInput, errors);
-        const ctx = { params, query, body, principal, req, res } as HandlerContext<typeof def>;
+        const body = parse('body', def.body, form ? form.fields : req.body);
+        // One wrong field: its (first) message says more than the generic one, and forms show it as is.
+        const oneField = errors.every((e) => e.path === errors[0]?.path);
+        if (errors.length) throw new HttpError(400, oneField ? errors[0]!.message : MESSAGES.invalidInput, errors);
+        const ctx = { params, query, body, files: form?.files ?? {}, principal, req, res } as HandlerContext<typeof def>;
         const result = await handler(ctx);
         if (!res.headersSent) res.status(def.status ?? 200).json(result);
       });

@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './config.ts';
 export * from './errors.ts';
+export * from './form.ts';
 export * from './http.ts';
 export * from './logger.ts';
 export * from './mongo.ts';

@@ -22,6 +22,15 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: jsonSchema(ErrorBodySchema, 'output') } },
 });
 
+/** JSON, or for a form route its text fields plus each file field as binary. */
+function requestContent(route: RouteDef) {
+  const schema = jsonSchema(route.body!, 'input');
+  if (!route.form) return { 'application/json': { schema } };
+  const binary = { type: 'string', format: 'binary' };
+  const files = Object.entries(route.form.files).map(([name, f]) => [name, (f.maxCount ?? 1) > 1 ? { type: 'array', items: binary, maxItems: f.maxCount } : binary]);
+  return { 'multipart/form-data': { schema: { allOf: [schema, { type: 'object', properties: Object.fromEntries(files) }] } } };
+}
+
 /** OpenAPI 3.1 generated from the same route definitions the service validates with. */
 export function openApiDocument(service: string, routes: readonly RouteDef[]) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -39,9 +48,7 @@ export function openApiDocument(service: string, routes: readonly RouteDef[]) {
       summary: route.summary,
       ...(route.access !== 'public' && { security: [{ bearer: [] }] }),
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
-      ...(route.body && {
-        requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } },
-      }),
+      ...(route.body && { requestBody: { required: true, content: requestContent(route) } }),
       responses,
     };
   }

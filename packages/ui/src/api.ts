@@ -1,10 +1,13 @@
 /** A failed API call, with a Dutch message fit to show as is. `status` is 0 when the server was not reached. */
 export class ApiError extends Error {
   readonly status: number;
-  constructor(message: string, status: number) {
+  /** The parsed JSON error body, for fields beside the message (login's `activationAvailable`). */
+  readonly body: unknown;
+  constructor(message: string, status: number, body?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.body = body;
   }
 }
 
@@ -26,7 +29,10 @@ const fallbackMessages: Record<number, string> = {
 };
 const genericMessage = 'Er ging iets mis. Probeer het later opnieuw.';
 
-/** Calls the API (same origin: `path` like `/api/category`) and returns the parsed JSON answer. */
+/**
+ * Calls the API (same origin: `path` like `/api/category`) and returns the parsed JSON answer, or
+ * the text of a plain-text answer (the spec's password calls answer in plain text).
+ */
 export async function api<T>(path: string, { method = 'GET', body, token, signal }: ApiOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
@@ -42,8 +48,9 @@ export async function api<T>(path: string, { method = 'GET', body, token, signal
     if (signal?.aborted) throw err;
     throw new ApiError('Geen verbinding met de server.', 0);
   }
-  if (!res.ok) throw new ApiError(messageOf(res, text), res.status);
+  if (!res.ok) throw new ApiError(messageOf(res, text), res.status, jsonOf(res, text));
   if (!text) return undefined as T;
+  if ((res.headers.get('content-type') ?? '').startsWith('text/plain')) return text as T;
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -51,18 +58,19 @@ export async function api<T>(path: string, { method = 'GET', body, token, signal
   }
 }
 
+function jsonOf(res: Response, text: string): unknown {
+  if (!(res.headers.get('content-type') ?? '').includes('json')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // an unreadable body says nothing
+  }
+}
+
 /** The message of an error answer: `{message}` JSON (our services), plain text (spec'd for some calls), else by status. */
 function messageOf(res: Response, text: string): string {
-  const type = res.headers.get('content-type') ?? '';
-  if (type.includes('json')) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string' && parsed.message) return parsed.message;
-    } catch {
-      // An unreadable body says nothing; fall through to the status.
-    }
-  } else if (type.startsWith('text/plain') && text.trim()) {
-    return text.trim();
-  }
+  const parsed = jsonOf(res, text);
+  if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string' && parsed.message) return parsed.message;
+  if ((res.headers.get('content-type') ?? '').startsWith('text/plain') && text.trim()) return text.trim();
   return fallbackMessages[res.status] ?? genericMessage;
 }

@@ -4,4 +4,4 @@ import './styles.css';
 export { api, ApiError, type ApiOptions } from './api.ts';
 export { formatDate, formatDistance } from './format.ts';
 export { ComingSoon, EmptyState, ErrorMessage, Page, Spinner } from './layout.tsx';
-export { SessionProvider, useSession, type Session, type SessionUser, type VerifiedSession } from './session.tsx';
+export { SessionProvider, useSession, type Session, type SessionUser } from './session.tsx';

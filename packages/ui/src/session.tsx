@@ -1,5 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Role } from '@ruilplein/contracts';
+import { api } from './api.ts';
+import { fetchAmountOfTrades } from './offers.ts';
 
 /** The copy of the member the browser keeps (spec 1 §3, "User (session copy)"). */
 export interface SessionUser {
@@ -9,7 +11,7 @@ export interface SessionUser {
   profilePicture?: string;
   /** True when absent. */
   activated?: boolean;
-  subscriptionEndsAt?: string;
+  subscriptionEndsAt?: string | null;
 }
 
 export interface Session {
@@ -21,20 +23,28 @@ export interface Session {
   amountOfTrades: number;
   isAuthenticated: boolean;
   isActivated: boolean;
+  /** Beheerder or Moderator (spec 1 §6). */
+  isAdmin: boolean;
+  /** Admins, role Premium, or a subscription that has not ended (spec 1 §6). */
+  isPremium: boolean;
+  /** After a successful login: keeps token and user and fetches today's offer count. */
   signIn(token: string, user: SessionUser): void;
   setUser(user: SessionUser): void;
   setAmountOfTrades(count: number): void;
+  /** Forgets token and user in this browser only. */
   signOut(): void;
-}
-
-/** What checking a stored token at start yields: the fresh user (if the server sends one) and today's offer count. */
-export interface VerifiedSession {
-  user?: SessionUser;
-  amountOfTrades: number;
+  /** Revokes the token at the server (all of this member's tokens), then forgets it here, whatever the server answered. */
+  logout(): Promise<void>;
 }
 
 const userKey = 'ruilplein.user';
 const tokenKey = 'ruilplein.token';
+
+/** The session copy of a user record the server sent: only the fields the browser keeps (no email, no coordinates). */
+export function sessionUserOf(user: SessionUser): SessionUser {
+  const { id, role, firstName, profilePicture, activated, subscriptionEndsAt } = user;
+  return { id, role, firstName, profilePicture, activated, subscriptionEndsAt };
+}
 
 function stored<T>(key: string, parse: (raw: string) => T): T | null {
   try {
@@ -54,17 +64,23 @@ function store(key: string, value: string | null) {
   }
 }
 
+// Browser code imports contracts for types only (a value import would bundle zod): ADMIN_ROLES of contracts/auth.ts.
+const adminRoles: readonly Role[] = ['Moderator', 'Beheerder'];
+
+const roles = (user: SessionUser | null): Role[] => (user ? (Array.isArray(user.role) ? user.role : [user.role]) : []);
+
 const SessionContext = createContext<Session | null>(null);
 
 /**
- * Keeps user and token in localStorage (spec 1 §4). `verify` checks a stored token at start; the
- * accounts work passes it (GET /api/auth/verify, then the day's offer count). A failed check signs out.
+ * Keeps user and token in localStorage (spec 1 §4). A stored token is checked at start with
+ * GET /api/auth/verify, then today's offer count is fetched; a failed check signs out. `loading`
+ * stays true until both are done.
  */
-export function SessionProvider({ children, verify }: { children: ReactNode; verify?: (token: string) => Promise<VerifiedSession> }) {
+export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState(() => stored<SessionUser>(userKey, JSON.parse));
   const [token, setToken] = useState(() => stored(tokenKey, String));
   const [amountOfTrades, setAmountOfTrades] = useState(0);
-  const [loading, setLoading] = useState(() => Boolean(verify && token));
+  const [loading, setLoading] = useState(() => Boolean(token));
 
   useEffect(() => store(userKey, user && JSON.stringify(user)), [user]);
   useEffect(() => store(tokenKey, token), [token]);
@@ -77,42 +93,60 @@ export function SessionProvider({ children, verify }: { children: ReactNode; ver
 
   // Once, at start: tokens set later by signIn come straight from the server.
   useEffect(() => {
-    if (!verify || !token) return;
+    if (!token) return;
     let current = true;
-    verify(token)
-      .then((result) => {
+    (async () => {
+      let userId = user?.id;
+      try {
+        const answer = await api<{ user?: SessionUser } | undefined>('/api/auth/verify', { token });
         if (!current) return;
-        if (result.user) setUser(result.user);
-        setAmountOfTrades(result.amountOfTrades);
-      })
-      .catch((err: unknown) => {
+        if (answer?.user?.id) {
+          setUser(sessionUserOf(answer.user));
+          userId = answer.user.id;
+        }
+      } catch (err) {
         console.warn('Token invalid or expired', err);
         if (current) signOut();
-      })
-      .finally(() => current && setLoading(false));
+        return;
+      }
+      if (!userId) return;
+      const count = await fetchAmountOfTrades(token, userId);
+      if (current) setAmountOfTrades(count);
+    })().finally(() => current && setLoading(false));
     return () => {
       current = false;
     };
   }, []);
 
-  const session = useMemo<Session>(
-    () => ({
+  const logout = useCallback(async () => {
+    if (token) await api('/api/auth/logout', { method: 'POST', token }).catch((err: unknown) => console.warn('Uitloggen bij de server mislukt', err));
+    signOut();
+  }, [token, signOut]);
+
+  const session = useMemo<Session>(() => {
+    const held = roles(user);
+    const isAdmin = held.some((role) => adminRoles.includes(role));
+    const subscribed = Boolean(user?.subscriptionEndsAt && new Date(user.subscriptionEndsAt).getTime() > Date.now());
+    return {
       user,
       token,
       loading,
       amountOfTrades,
       isAuthenticated: Boolean(user && token),
       isActivated: user?.activated ?? true,
+      isAdmin,
+      isPremium: isAdmin || held.includes('Premium') || subscribed,
       signIn(newToken, newUser) {
         setToken(newToken);
-        setUser(newUser);
+        setUser(sessionUserOf(newUser));
+        void fetchAmountOfTrades(newToken, newUser.id).then(setAmountOfTrades);
       },
-      setUser,
+      setUser: (next) => setUser(sessionUserOf(next)),
       setAmountOfTrades,
       signOut,
-    }),
-    [user, token, loading, amountOfTrades, signOut],
-  );
+      logout,
+    };
+  }, [user, token, loading, amountOfTrades, signOut, logout]);
   return <SessionContext value={session}>{children}</SessionContext>;
 }
 

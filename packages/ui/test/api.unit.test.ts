@@ -18,6 +18,7 @@ const answers: Record<string, [status: number, type: string | null, body: string
   '/bare-500': [500, null, ''],
   '/json-without-message': [403, 'application/json', '{"error":"forbidden"}'],
   '/broken-json': [200, 'application/json', '{"id":'],
+  '/text-ok': [200, 'text/plain; charset=utf-8', 'Als dit adres bij ons bekend is, is er een resetlink verstuurd.'],
 };
 
 beforeAll(async () => {
@@ -65,11 +66,18 @@ describe('api', () => {
     const err = await failure('/json-error');
     expect(err.status).toBe(409);
     expect(err.message).toBe('Je account is nog niet geactiveerd.');
+    expect(err.body).toEqual({ message: 'Je account is nog niet geactiveerd.', activationAvailable: true });
+  });
+
+  it('returns the text of a plain-text answer', async () => {
+    await expect(api(`${base}/text-ok`, { method: 'POST', body: 'jan@example.nl' })).resolves.toBe('Als dit adres bij ons bekend is, is er een resetlink verstuurd.');
+    // A bare string body goes as a JSON string (the spec's reset and resend calls).
+    expect(seen?.body).toBe('"jan@example.nl"');
   });
 
   it('takes a plain-text error body as the message', async () => {
     const err = await failure('/text-error');
-    expect(err).toMatchObject({ status: 400, message: 'Token is verlopen.' });
+    expect(err).toMatchObject({ status: 400, message: 'Token is verlopen.', body: undefined });
   });
 
   it.each([

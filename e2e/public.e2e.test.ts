@@ -1,0 +1,325 @@
+// The public side of the shell in Chromium: navigation bar, account dropdown, footer, the landing
+// page with its icon ring and carousel, the text pages and scrolling to the top (spec 1 §2).
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { explainFailure, launchBrowser, openPage } from './browser.ts';
+import { logInWithForm, newMember, registerMember } from './members.ts';
+import { get } from './platform.ts';
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+// Each test in a fresh context; the last one stays open until a failed test has been explained.
+beforeEach(async (test) => {
+  await context?.close();
+  ({ context, page } = await openPage(browser));
+  explainFailure(test, () => page);
+});
+
+const header = () => page.locator('header.public-nav');
+const footer = () => page.locator('footer.public-footer');
+const accountButton = () => header().locator('.account-button');
+const dropdown = () => header().locator('.account-dropdown');
+const caption = () => page.getByTestId('carousel-caption');
+const stage = () => page.getByTestId('carousel-stage');
+/** Evaluates `expression` in the page (a string: this file is type-checked without the DOM's names). */
+const inPage = <T>(expression: string) => page.evaluate(expression) as Promise<T>;
+const scrollY = () => inPage<number>('window.scrollY');
+
+const captions = [
+  'Elektronica',
+  'Plant',
+  'Boek',
+  'Games & entertainment',
+  'Kleding',
+  'Rugzak',
+  'Koffiezetapparaat',
+  'Pokemon kaarten',
+  'Horloge',
+  'Huishoudapparaten',
+  'Kastje',
+  'Creatief',
+  'Kinderspullen',
+  'Sport- en hobbyspullen',
+];
+
+const pages = [
+  ['/', 'Ruil spullen en diensten met je buren'],
+  ['/over-ons', 'Over ons'],
+  ['/veelgestelde-vragen', 'Veelgestelde vragen'],
+  ['/ruilen', 'Hoe werkt ruilen?'],
+  ['/ruilregels', 'Ruilregels'],
+  ['/algemene-voorwaarden', 'Algemene voorwaarden'],
+  ['/privacyverklaring', 'Privacyverklaring'],
+  ['/contact', 'Contact'],
+] as const;
+
+/** A mouse drag over the carousel picture from its centre, `dx`/`dy` CSS pixels away. */
+async function drag(dx: number, dy = 0) {
+  const box = (await stage().boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 3;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y + dy, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** Waits until the carousel shows `text` (and nothing else). */
+const shows = (text: string) => expect.poll(() => caption().innerText()).toBe(text);
+
+describe('the public pages', () => {
+  it('every public page renders with the navigation bar and the footer', async () => {
+    const year = String(new Date().getFullYear());
+    for (const [path, title] of pages) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+      expect(await page.title(), `${path}: tab title`).toBe(path === '/' ? 'Ruilplein' : `${title} | Ruilplein`);
+      for (const name of ['HOME', 'OVER ONS', 'FAQ']) expect(await header().getByRole('link', { name, exact: true }).count(), `${path}: ${name}`).toBe(1);
+      expect(await accountButton().innerText(), `${path}: account button`).toContain('Gast');
+      expect(await footer().getByRole('heading', { name: 'Begin nu met ruilen!' }).count(), `${path}: banner`).toBe(1);
+      for (const column of ['Over Ruilplein', 'Handige links', 'Contact']) {
+        expect(await footer().getByRole('heading', { name: column, exact: true }).count(), `${path}: ${column}`).toBe(1);
+      }
+      expect(await footer().getByText(`© ${year} Ruilplein`).count(), `${path}: copyright`).toBe(1);
+      expect(await footer().locator('a[href="mailto:info@ruilplein.nl"]').count(), `${path}: contact address`).toBe(1);
+    }
+  });
+
+  it('the footer and navigation links lead to the public pages', async () => {
+    await page.goto('/');
+    await footer().getByRole('link', { name: 'Registreren' }).click();
+    await page.waitForURL('**/register');
+    await page.goto('/');
+    await footer().getByRole('link', { name: 'Neem contact op!' }).click();
+    await page.waitForURL('**/contact');
+    const links = [
+      ['Over ons', '/over-ons'],
+      ['Hoe ruilen werkt', '/ruilen'],
+      ['Ruilregels', '/ruilregels'],
+      ['Veelgestelde vragen', '/veelgestelde-vragen'],
+      ['Algemene voorwaarden', '/algemene-voorwaarden'],
+      ['Privacyverklaring', '/privacyverklaring'],
+      ['Contactpagina', '/contact'],
+    ];
+    for (const [name, path] of links) {
+      await footer().getByRole('link', { name, exact: true }).click();
+      await page.waitForURL(`**${path}`);
+      await page.locator('h1').waitFor();
+    }
+    await header().getByRole('link', { name: 'FAQ', exact: true }).click();
+    await page.waitForURL('**/veelgestelde-vragen');
+    await header().getByRole('link', { name: 'Ruilplein, naar de homepage' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: 'Ruil spullen en diensten met je buren' }).waitFor();
+  });
+
+  it('the text pages have their questions, rules and sections', async () => {
+    await page.goto('/veelgestelde-vragen');
+    const questions = page.locator('.questions button[aria-expanded]');
+    expect(await questions.count()).toBe(10);
+    // Each question opens and closes its answer, by mouse and by keyboard.
+    const first = questions.first();
+    const answer = page.locator(`[id="${await first.getAttribute('aria-controls')}"]`);
+    expect(await answer.isVisible()).toBe(false);
+    await first.click();
+    expect(await first.getAttribute('aria-expanded')).toBe('true');
+    await answer.getByText('Ruilen is gratis').waitFor();
+    await first.press('Enter');
+    expect(await first.getAttribute('aria-expanded')).toBe('false');
+    expect(await answer.isVisible()).toBe(false);
+
+    await page.goto('/ruilen');
+    expect(await page.locator('.questions button[aria-expanded]').count()).toBeGreaterThanOrEqual(3);
+
+    await page.goto('/ruilregels');
+    expect(await page.locator('ol.rules > li').count()).toBe(7);
+
+    await page.goto('/algemene-voorwaarden');
+    expect(await page.locator('.content-page > section > h2').count()).toBe(8);
+
+    await page.goto('/privacyverklaring');
+    expect(await page.locator('.content-page > section > h2').count()).toBe(9);
+    expect(await page.locator('time[datetime="2025-04-18"]').innerText()).toBe('18 april 2025');
+
+    await page.goto('/contact');
+    const main = page.locator('main');
+    await main.locator('h1').waitFor();
+    const hrefs = await main.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['mailto:info@ruilplein.nl']);
+  });
+
+  it('the landing page has its sections, and both hero buttons go to /login', async () => {
+    await page.goto('/');
+    for (const name of ['Wat kun je ruilen?', 'Hoe werkt het?', 'Waarom Ruilplein?', 'Voorbeeld Items', 'Wat ruilers zeggen']) {
+      await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
+    }
+    expect(await page.locator('.steps > li').count()).toBe(4);
+    expect(await page.locator('.testimonial').count()).toBe(3);
+    for (const name of ['Begin met ruilen', 'Plaats een dienst']) {
+      await page.goto('/');
+      await page.locator('.hero').getByRole('link', { name }).click();
+      await page.waitForURL('**/login');
+    }
+    // Every picture of the page is our own: nothing is loaded from another origin.
+    const foreign = "performance.getEntriesByType('resource').map((entry) => new URL(entry.name).origin).filter((origin) => origin !== location.origin)";
+    expect(await inPage<string[]>(foreign)).toEqual([]);
+  });
+
+  it('the icon ring spins, and stands still for visitors who ask for reduced motion', async () => {
+    await page.goto('/');
+    const orbit = page.locator('.icon-ring-orbit');
+    expect(await orbit.locator('svg').count()).toBe(12);
+    expect(await page.locator('.icon-ring-center svg').count()).toBe(1);
+    const animation = () => inPage<string>("getComputedStyle(document.querySelector('.icon-ring-orbit')).animationName");
+    expect(await animation()).toBe('ring-spin');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await animation()).toBe('none');
+  });
+
+  it('the carousel shows the 14 examples in order and wraps both ways with its buttons', async () => {
+    await page.goto('/');
+    const previous = page.getByRole('button', { name: 'Vorige', exact: true });
+    const next = page.getByRole('button', { name: 'Volgende', exact: true });
+    await shows('Elektronica');
+    await previous.click();
+    await shows('Sport- en hobbyspullen');
+    await next.click();
+    await shows('Elektronica');
+    for (const text of [...captions.slice(1), captions[0]!]) {
+      await next.click();
+      await shows(text);
+    }
+    await previous.click();
+    await shows('Sport- en hobbyspullen');
+    await previous.click();
+    await shows('Kinderspullen');
+    expect(await page.getByRole('img', { name: 'Illustratie: Kinderspullen' }).count()).toBe(1);
+  });
+
+  it('the carousel moves with a mouse drag and with the arrow keys', async () => {
+    await page.goto('/');
+    await stage().scrollIntoViewIfNeeded();
+    await shows('Elektronica');
+    await drag(-160);
+    await shows('Plant');
+    await drag(160);
+    await shows('Elektronica');
+    await drag(160);
+    await shows('Sport- en hobbyspullen');
+    // Too short, or mostly vertical: not a swipe.
+    await drag(-30);
+    await drag(-70, 140);
+    await page.waitForTimeout(200);
+    expect(await caption().innerText()).toBe('Sport- en hobbyspullen');
+
+    await stage().focus();
+    await page.keyboard.press('ArrowRight');
+    await shows('Elektronica');
+    await page.keyboard.press('ArrowLeft');
+    await shows('Sport- en hobbyspullen');
+  });
+
+  it('the carousel moves with a touch swipe', async () => {
+    await page.goto('/');
+    await stage().scrollIntoViewIfNeeded();
+    await shows('Elektronica');
+    const box = (await stage().boundingBox())!;
+    const y = box.y + box.height / 3;
+    const cdp = await context.newCDPSession(page);
+    const swipe = async (fromX: number, toX: number) => {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: fromX, y }] });
+      for (let i = 1; i <= 6; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: fromX + ((toX - fromX) * i) / 6, y }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    };
+    await swipe(box.x + box.width * 0.8, box.x + box.width * 0.2);
+    await shows('Plant');
+    await swipe(box.x + box.width * 0.2, box.x + box.width * 0.8);
+    await shows('Elektronica');
+  });
+
+  it('the guest dropdown opens, closes on an outside click and on Escape, and its links work', async () => {
+    await page.goto('/');
+    const button = accountButton();
+    expect(await button.innerText()).toContain('Gast');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    expect(await dropdown().isVisible()).toBe(false);
+
+    await button.click();
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    await dropdown().getByRole('link', { name: 'Inloggen' }).waitFor();
+    await dropdown().getByRole('link', { name: 'Registreren' }).waitFor();
+    expect(await dropdown().getByText('Uitloggen').count()).toBe(0);
+
+    // A click elsewhere on the page closes it.
+    await page.locator('h1').click();
+    await dropdown().waitFor({ state: 'hidden' });
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+
+    // By keyboard: Enter opens, Tab reaches the entries, Escape closes and gives focus back.
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await dropdown().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await inPage<string>('document.activeElement.textContent.trim()')).toBe('Inloggen');
+    await page.keyboard.press('Escape');
+    await dropdown().waitFor({ state: 'hidden' });
+    expect(await inPage<boolean>("document.activeElement.classList.contains('account-button')")).toBe(true);
+
+    await button.click();
+    await dropdown().getByRole('link', { name: 'Registreren' }).click();
+    await page.waitForURL('**/register');
+    await page.goto('/over-ons');
+    await accountButton().click();
+    await dropdown().getByRole('link', { name: 'Inloggen' }).click();
+    await page.waitForURL('**/login');
+  });
+
+  it('a logged-in member sees the first name, and the dropdown leads to the dashboard and logs out', async () => {
+    const member = await registerMember(newMember('Ruben'));
+    await logInWithForm(page, member);
+    await page.goto('/');
+    const button = accountButton();
+    await expect.poll(() => button.innerText()).toContain('Ruben');
+    await button.click();
+    expect(await dropdown().getByRole('link', { name: 'Inloggen' }).count()).toBe(0);
+    await dropdown().getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL('**/dashboard');
+
+    await page.goto('/ruilregels');
+    const token = await page.evaluate(() => localStorage.getItem('ruilplein.token'));
+    await accountButton().click();
+    await dropdown().getByRole('button', { name: 'Uitloggen' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => accountButton().innerText()).toContain('Gast');
+    expect(await page.evaluate(() => localStorage.getItem('ruilplein.token'))).toBeNull();
+    const verify = await get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } });
+    expect(verify.status, 'the token is revoked at the server').toBe(401);
+  });
+
+  it('a route change scrolls to the top', async () => {
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await page.goto('/privacyverklaring');
+    await inPage('window.scrollTo(0, document.body.scrollHeight)');
+    await expect.poll(scrollY).toBeGreaterThan(500);
+    await footer().getByRole('link', { name: 'Algemene voorwaarden', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Algemene voorwaarden' }).waitFor();
+    expect(await scrollY()).toBe(0);
+  });
+
+  it('on a narrow screen the page links give way, the account button stays', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/');
+    await accountButton().waitFor();
+    expect(await header().getByRole('link', { name: 'OVER ONS', exact: true }).isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await header().getByRole('link', { name: 'OVER ONS', exact: true }).waitFor();
+  });
+});

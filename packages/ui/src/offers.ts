@@ -1,0 +1,21 @@
+import { api } from './api.ts';
+
+const amsterdamDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The Europe/Amsterdam calendar day as year-month-day, the date the offer count is asked for (spec 1 §5). */
+export function calendarDay(date: Date): string {
+  if (Number.isNaN(date.getTime())) throw new Error('Ongeldige datum');
+  return amsterdamDay.format(date);
+}
+
+/** Trade offers the member made on `date` (today unless told); 0, with a warning in the console, when it cannot be fetched. */
+export async function fetchAmountOfTrades(token: string, userId: string, date: Date = new Date()): Promise<number> {
+  try {
+    const query = new URLSearchParams({ userId, date: calendarDay(date) });
+    const answer = await api<{ count?: unknown }>(`/api/tradeoffer/count?${query}`, { token });
+    return typeof answer?.count === 'number' ? answer.count : 0;
+  } catch (err) {
+    console.warn(err instanceof Error && err.message === 'Ongeldige datum' ? 'Ongeldige datum' : 'Kan aantal trade offers niet ophalen', err);
+    return 0;
+  }
+}

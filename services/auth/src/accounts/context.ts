@@ -1,0 +1,26 @@
+import type { Bus, Connection, Logger, OutboxRelay } from '@ruilplein/service-kit';
+import type { RedisClientType } from 'redis';
+import type { Mailer } from '../mail/mailer.ts';
+import type { AuthLimits } from './limits.ts';
+import type { UserModel } from './model.ts';
+import type { Passwords } from './passwords.ts';
+import type { TokenIssuer } from './tokens.ts';
+
+/** What every capability of the auth service is built from (app.ts makes one). */
+export interface AuthContext {
+  db: Connection;
+  bus: Bus;
+  redis: RedisClientType;
+  logger: Logger;
+  users: UserModel;
+  /** Publishes the users' outboxes; `kick()` after a write that queued an event. */
+  relay: OutboxRelay;
+  tokens: TokenIssuer;
+  passwords: Passwords;
+  mailer: Mailer;
+  limits: AuthLimits;
+  /** The browser's origin, for links in mails (`<publicUrl>/verify-email?token=…`). */
+  publicUrl: string;
+  /** Lowercased; these accounts get the Beheerder role (the first admin of a cluster). */
+  adminEmails: ReadonlySet<string>;
+}

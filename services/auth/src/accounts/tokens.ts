@@ -1,0 +1,96 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER, tokenVersionKey, type Role } from '@ruilplein/contracts';
+import { createTokenVerifier, HttpError, MESSAGES, unauthorized, type TokenVerifier } from '@ruilplein/service-kit';
+import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, SignJWT, type JWK } from 'jose';
+import type { RedisClientType } from 'redis';
+import type { UserModel } from './model.ts';
+
+/** The Redis commands tokens need; any connected client of the `redis` package fits. */
+export type Redis = Pick<RedisClientType, 'get' | 'set' | 'incr' | 'isReady'>;
+
+export interface SigningKey {
+  alg: 'EdDSA' | 'ES256' | 'RS256';
+  kid: string;
+  privateKey: KeyObject;
+  /** The public half as served in the JWKS. */
+  jwk: JWK;
+}
+
+const algorithmOf = (key: KeyObject): SigningKey['alg'] => {
+  if (key.asymmetricKeyType === 'ed25519') return 'EdDSA';
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
+  if (key.asymmetricKeyType === 'rsa' && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048) return 'RS256';
+  throw new Error('AUTH_JWT_PRIVATE_KEY must be an Ed25519, P-256 or RSA (2048+ bits) private key');
+};
+
+/** Reads a PEM private key (PKCS#8 or SEC1/PKCS#1); its key id is the RFC 7638 thumbprint of the public key. */
+export async function loadSigningKey(pem: string): Promise<SigningKey> {
+  const privateKey = createPrivateKey(pem);
+  const alg = algorithmOf(privateKey);
+  const publicJwk = await exportJWK(createPublicKey(privateKey));
+  const kid = await calculateJwkThumbprint(publicJwk);
+  return { alg, kid, privateKey, jwk: { ...publicJwk, kid, alg, use: 'sig' } };
+}
+
+/** The JWKS document: what the gateway and every service fetch through AUTH_JWKS_URL. */
+export const jwksOf = (keys: SigningKey[]) => ({ keys: keys.map((k) => k.jwk) });
+
+const redisDown = () => new HttpError(503, MESSAGES.unavailable);
+
+/**
+ * Revokes every token the user holds: the gateway (and auth) refuse tokens whose `ver` is below
+ * the version in Redis. With `users`, the new version is also kept in the user's document, so a
+ * Redis that lost its data cannot bring revoked tokens back (see `currentVersion`).
+ */
+export async function revokeTokens(redis: Redis, userId: string, users?: UserModel): Promise<number> {
+  const version = await redis.incr(tokenVersionKey(userId));
+  await users?.updateOne({ _id: userId }, { $max: { tokenVersion: version } });
+  return version;
+}
+
+/** The version new tokens carry: Redis' value, restored from the document if Redis has less. */
+async function currentVersion(redis: Redis, userId: string, stored: number): Promise<number> {
+  const inRedis = Number((await redis.get(tokenVersionKey(userId))) ?? 0);
+  if (inRedis >= stored) return inRedis;
+  await redis.set(tokenVersionKey(userId), String(stored));
+  return stored;
+}
+
+export interface TokenIssuer {
+  /** A signed access token for this user, valid for the configured lifetime. */
+  issue(user: { _id: { toString(): string }; roles: Role[]; tokenVersion: number }): Promise<string>;
+  /** Signature, expiry, issuer, audience and revocation; auth's own routes use it. */
+  verify: TokenVerifier;
+}
+
+export function createTokenIssuer(options: { key: SigningKey; redis: Redis; ttlSeconds: number }): TokenIssuer {
+  const { key, redis, ttlSeconds } = options;
+  const checkSignature = createTokenVerifier(createLocalJWKSet(jwksOf([key])));
+  return {
+    async issue(user) {
+      const userId = user._id.toString();
+      if (!redis.isReady) throw redisDown();
+      const ver = await currentVersion(redis, userId, user.tokenVersion).catch(() => {
+        throw redisDown();
+      });
+      return new SignJWT({ roles: user.roles, ver })
+        .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
+        .setSubject(userId)
+        .setIssuer(TOKEN_ISSUER)
+        .setAudience(TOKEN_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .sign(key.privateKey);
+    },
+    async verify(token) {
+      const principal = await checkSignature(token);
+      // Fail closed like the gateway: without Redis a revoked token cannot be told apart.
+      if (!redis.isReady) throw redisDown();
+      const current = await redis.get(tokenVersionKey(principal.userId)).catch(() => {
+        throw redisDown();
+      });
+      if (current !== null && Number(current) > principal.tokenVersion) throw unauthorized();
+      return principal;
+    },
+  };
+}

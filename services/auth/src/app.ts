@@ -1,0 +1,170 @@
+import { generateKeyPairSync } from 'node:crypto';
+import {
+  ConfigError,
+  createApp,
+  ensureStream,
+  errorHandler,
+  redisConfigSchema,
+  startOutboxRelay,
+  storeReadiness,
+  type Bus,
+  type Connection,
+  type Logger,
+  type ServiceParts,
+} from '@ruilplein/service-kit';
+import express, { type Request } from 'express';
+import type { RedisClientType } from 'redis';
+import { z } from 'zod';
+import type { AuthContext } from './accounts/context.ts';
+import { DEFAULT_LIMITS, type AuthLimits } from './accounts/limits.ts';
+import { userModel } from './accounts/model.ts';
+import { createPasswords, DEFAULT_ARGON2_COST, type Argon2Cost } from './accounts/passwords.ts';
+import { accountHttp } from './accounts/routes.ts';
+import { createTokenIssuer, jwksOf, loadSigningKey } from './accounts/tokens.ts';
+import { adminUserHttp } from './admin/routes.ts';
+import { avatarHttp } from './avatars/routes.ts';
+import { avatarStore } from './avatars/store.ts';
+import { deletionModel } from './cleanup/deletion.ts';
+import { startInactivityCleanup } from './cleanup/inactive.ts';
+import { geoHttp } from './geo/routes.ts';
+import { createPlaceSearch, geoConfig } from './geo/search.ts';
+import { devMailRoutes, devOutboxMailer, smtpMailer, type Mailer } from './mail/mailer.ts';
+import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD, promoteAdmins, seedDemoAccounts } from './seed/seed.ts';
+import { userHttp } from './users/routes.ts';
+import { userStatsModel } from './users/stats.ts';
+
+const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Variables of the auth service beyond the kit's own (README "Environment"). */
+export const authConfig = redisConfigSchema
+  .extend({
+    RUILPLEIN_MODE: z.enum(['local']).optional(),
+    /** The browser's origin: links in mails point there. */
+    PUBLIC_URL: z.url().default('http://localhost:8080'),
+    SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, 'expected smtp://… or smtps://…').optional(),
+    MAIL_FROM: z.string().min(3).default('Ruilplein <noreply@ruilplein.nl>'),
+    /** PEM private key (Ed25519, P-256 or RSA) signing access tokens. */
+    AUTH_JWT_PRIVATE_KEY: z.string().includes('PRIVATE KEY', { message: 'expected a PEM private key' }).optional(),
+    AUTH_TOKEN_TTL_HOURS: positive(7 * 24),
+    AUTH_ADMIN_EMAILS: z
+      .string()
+      .default('')
+      .transform((s) => s.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+    AUTH_ARGON2_MEMORY_KIB: positive(DEFAULT_ARGON2_COST.memoryCost),
+    AUTH_ARGON2_TIME_COST: positive(DEFAULT_ARGON2_COST.timeCost),
+  })
+  .extend(geoConfig.shape);
+export type AuthConfig = z.output<typeof authConfig>;
+
+/** Outside local mode there is no stand-in: a missing key or mail server stops the start. */
+export function checkAuthConfig(config: AuthConfig): void {
+  if (config.RUILPLEIN_MODE === 'local') return;
+  for (const name of ['AUTH_JWT_PRIVATE_KEY', 'SMTP_URL'] as const) {
+    if (!config[name]) throw new ConfigError(`config: ${name} is missing (required unless RUILPLEIN_MODE=local)`);
+  }
+}
+
+export interface AuthDeps {
+  db: Connection;
+  bus: Bus;
+  redis: RedisClientType;
+  logger: Logger;
+  config: AuthConfig;
+  /** Tests shorten windows or points; the defaults are DEFAULT_LIMITS. */
+  limits?: Partial<AuthLimits>;
+}
+
+/** Routes whose body is the bare email string (spec 1 §7), as JSON (`"a@b.nl"`) or as plain text. */
+const EMAIL_BODY_ROUTES = ['/api/auth/resend-activation', '/api/auth/request-password-reset'];
+
+function bareString(req: Request): unknown {
+  const raw: unknown = req.body;
+  if (typeof raw !== 'string') return undefined;
+  const text = raw.trim();
+  if (!/^["{]/.test(text)) return text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    // `{"email": …}` is accepted too: a client that wraps it is not wrong in spirit.
+    return parsed && typeof parsed === 'object' && 'email' in parsed ? parsed.email : parsed;
+  } catch {
+    return text;
+  }
+}
+
+function localSigningKeyPem(logger: Logger): string {
+  logger.warn('AUTH_JWT_PRIVATE_KEY is not set: signing with a key made for this process (tokens end with it)');
+  return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
+  const { db, bus, redis, logger, config } = deps;
+  checkAuthConfig(config);
+  const local = config.RUILPLEIN_MODE === 'local';
+  const users = userModel(db);
+  const deletions = deletionModel(db);
+  await users.init(); // the unique email index must exist before the first registration
+  await ensureStream(bus, 'auth');
+  const relay = startOutboxRelay({ bus, db, collections: [users.collection.collectionName, deletions.collection.collectionName], logger });
+  const places = createPlaceSearch({ logger, upstreamUrl: config.GEO_UPSTREAM_URL });
+  const avatars = avatarStore(db);
+  const stats = userStatsModel(db);
+  const accountDeletion = { users, deletions, redis, relay, avatars, stats };
+
+  const key = await loadSigningKey(config.AUTH_JWT_PRIVATE_KEY ?? localSigningKeyPem(logger));
+  const tokens = createTokenIssuer({ key, redis, ttlSeconds: config.AUTH_TOKEN_TTL_HOURS * 3600 });
+  const argon2: Argon2Cost = { ...DEFAULT_ARGON2_COST, memoryCost: config.AUTH_ARGON2_MEMORY_KIB, timeCost: config.AUTH_ARGON2_TIME_COST };
+  const mailer: Mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : devOutboxMailer(db);
+
+  const ctx: AuthContext = {
+    db,
+    bus,
+    redis,
+    logger,
+    users,
+    relay,
+    tokens,
+    passwords: createPasswords(argon2),
+    mailer,
+    limits: { ...DEFAULT_LIMITS, ...deps.limits },
+    publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
+    adminEmails: new Set(config.AUTH_ADMIN_EMAILS),
+  };
+
+  if (local && (await seedDemoAccounts(ctx)) > 0) relay.kick();
+  if ((await promoteAdmins(ctx)) > 0) relay.kick();
+  // One line `npm start` picks up and prints (infra/local/src/start.ts).
+  if (local) logger.info({ email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD }, 'demo admin account');
+
+  const app = createApp({
+    service: 'auth',
+    logger,
+    verifyToken: tokens.verify,
+    readiness: { ...storeReadiness(deps), redis: () => redis.ping() },
+    routes: (api) => {
+      // Public keys for the gateway and every service (AUTH_JWKS_URL); not behind the gateway.
+      const jwks = jwksOf([key]);
+      api.router.get('/.well-known/jwks.json', (_req, res) => {
+        res.setHeader('cache-control', 'public, max-age=300');
+        res.json(jwks);
+      });
+      accountHttp(api, ctx);
+      geoHttp(api, places);
+      avatarHttp(api, avatars);
+      userHttp(api, { users, avatars, places, stats, announce: relay.kick, logger });
+      adminUserHttp(api, accountDeletion);
+      if (local && !config.SMTP_URL) devMailRoutes(api.router, db, logger);
+    },
+  });
+
+  // The kit's JSON parser takes objects and arrays only; these routes take a bare string first.
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.post(EMAIL_BODY_ROUTES, express.text({ type: () => true, limit: '1kb' }), (req, _res, next) => {
+    req.body = bareString(req);
+    next();
+  });
+  outer.use(app);
+  outer.use(errorHandler(logger));
+  const cleanup = startInactivityCleanup({ ...accountDeletion, logger });
+  return { app: outer, workers: [cleanup, relay] };
+}

@@ -1,0 +1,113 @@
+import { eventRegistry } from '@ruilplein/contracts';
+import { createEvent, outboxField, outboxFields, type Connection, type OutboxRelay } from '@ruilplein/service-kit';
+import { Schema, Types, type mongo } from 'mongoose';
+import type { UserModel } from '../accounts/model.ts';
+import { revokeTokens, type Redis } from '../accounts/tokens.ts';
+import type { AvatarStore } from '../avatars/store.ts';
+import type { UserStatsModel } from '../users/stats.ts';
+
+export type DeletionReason = 'admin' | 'inactive';
+
+/** Marks a user whose deletion has begun; set in one conditional write, so only one caller wins. */
+interface DeletionClaim {
+  eventId: string;
+  at: Date;
+  reason: DeletionReason;
+  /** The admin who deleted the account. */
+  by?: string;
+}
+
+/**
+ * One record per deleted account: no personal data, only who went when and why. It carries the
+ * outbox of `auth.user.deleted`, which cannot live in a user document that is about to disappear.
+ */
+export interface DeletionDoc {
+  /** The deleted user's id. */
+  _id: string;
+  deletedAt: Date;
+  reason: DeletionReason;
+  by?: string;
+}
+
+const schema = new Schema<DeletionDoc>(
+  {
+    _id: { type: String, required: true },
+    deletedAt: { type: Date, required: true },
+    reason: { type: String, enum: ['admin', 'inactive'], required: true },
+    by: String,
+    ...outboxField,
+  },
+  { versionKey: false },
+);
+
+export const deletionModel = (db: Connection) => db.model<DeletionDoc>('AccountDeletion', schema, 'account_deletions');
+export type DeletionModel = ReturnType<typeof deletionModel>;
+
+export interface DeletionDeps {
+  users: UserModel;
+  deletions: DeletionModel;
+  redis: Redis;
+  relay: Pick<OutboxRelay, 'kick'>;
+  /** What else the account leaves in this service: its pictures and its stats record. */
+  avatars: Pick<AvatarStore, 'removeAllOf'>;
+  stats: UserStatsModel;
+}
+
+/** The user collection as the driver sees it: the claim is not part of the mongoose schema. */
+type RawUsers = mongo.Collection<{ _id: Types.ObjectId; deletion?: DeletionClaim }>;
+const raw = (users: UserModel) => users.collection as unknown as RawUsers;
+
+/** Users whose deletion has not begun; every other query of this module adds it. */
+export const NOT_BEING_DELETED = { deletion: { $exists: false } } as const;
+
+/**
+ * Begins deleting the user if it still matches `filter` (for example "inactive since"): one
+ * conditional write, so of two replicas or two admins racing only one gets the claim.
+ */
+export async function claimDeletion(
+  users: UserModel,
+  userId: string,
+  claim: Omit<DeletionClaim, 'eventId' | 'at'>,
+  filter: Record<string, unknown> = {},
+  now = new Date(),
+): Promise<DeletionClaim | undefined> {
+  const full: DeletionClaim = { ...claim, eventId: crypto.randomUUID(), at: now };
+  const result = await raw(users).updateOne({ ...filter, _id: new Types.ObjectId(userId), ...NOT_BEING_DELETED }, { $set: { deletion: full } });
+  return result.modifiedCount === 1 ? full : undefined;
+}
+
+/**
+ * Finishes a claimed deletion: revoke the tokens, queue `auth.user.deleted` (its id fixed by the
+ * claim, so a repeat queues the same event and JetStream drops the copy), remove the user, its
+ * pictures and its stats.
+ * Every step may run twice: a crash anywhere is finished by the next `resumeDeletions`.
+ */
+export async function completeDeletion(deps: DeletionDeps, userId: string, claim: DeletionClaim): Promise<void> {
+  await revokeTokens(deps.redis, userId);
+  const event = { ...createEvent(eventRegistry, 'auth.user.deleted', { id: userId }), id: claim.eventId, occurredAt: claim.at.toISOString() };
+  await deps.deletions.updateOne(
+    { _id: userId },
+    { $setOnInsert: { deletedAt: claim.at, reason: claim.reason, ...(claim.by && { by: claim.by }), ...outboxFields(event) } },
+    { upsert: true },
+  );
+  await raw(deps.users).deleteOne({ _id: new Types.ObjectId(userId), 'deletion.eventId': claim.eventId });
+  await deps.avatars.removeAllOf(userId);
+  await deps.stats.deleteOne({ _id: userId });
+  deps.relay.kick();
+}
+
+/** The claim of a user whose deletion began but did not finish (a crash, Redis down). */
+export async function pendingClaim(users: UserModel, userId: string): Promise<DeletionClaim | undefined> {
+  const doc = await raw(users).findOne({ _id: new Types.ObjectId(userId), deletion: { $exists: true } }, { projection: { deletion: 1 } });
+  return doc?.deletion;
+}
+
+/** Finishes deletions claimed before `before` that never completed; returns how many. */
+export async function resumeDeletions(deps: DeletionDeps, before: Date): Promise<number> {
+  const stuck = await raw(deps.users)
+    .find({ 'deletion.at': { $lt: before } }, { projection: { deletion: 1 } })
+    .limit(100)
+    .toArray();
+  for (const doc of stuck) await completeDeletion(deps, doc._id.toString(), doc.deletion!);
+  return stuck.length;
+}

@@ -1,0 +1,47 @@
+import type { PublicStats } from '@ruilplein/contracts';
+import type { Connection } from '@ruilplein/service-kit';
+import { Schema } from 'mongoose';
+
+/**
+ * Each member's trade statistics, a projection fed by other services' events (trades completed,
+ * reviews received, listings activated or closed) as those services arrive; until then there is
+ * no document and every figure is 0. Counters are changed with `$inc` only (the consumer's claim
+ * on each event id makes a redelivery change nothing twice), the average is kept as sum and count
+ * (FerretDB has no `$avg`), and the active-listing count is an absolute value that a handler sets
+ * only when its event is newer than `activeListingsAt`, so events arriving out of order cannot
+ * move it back.
+ */
+export interface UserStatsDoc {
+  /** The member's user id. */
+  _id: string;
+  totalTrades: number;
+  ratingSum: number;
+  totalReviewers: number;
+  activeListings: number;
+  activeListingsAt?: Date;
+}
+
+const schema = new Schema<UserStatsDoc>(
+  {
+    _id: { type: String, required: true },
+    totalTrades: { type: Number, required: true, default: 0 },
+    ratingSum: { type: Number, required: true, default: 0 },
+    totalReviewers: { type: Number, required: true, default: 0 },
+    activeListings: { type: Number, required: true, default: 0 },
+    activeListingsAt: Date,
+  },
+  { versionKey: false },
+);
+
+export const userStatsModel = (db: Connection) => db.model<UserStatsDoc>('UserStats', schema, 'user_stats');
+export type UserStatsModel = ReturnType<typeof userStatsModel>;
+
+export function toPublicStats(doc: UserStatsDoc | null): PublicStats {
+  if (!doc) return { totalTrades: 0, averageRating: 0, totalReviewers: 0, activeListings: 0 };
+  return {
+    totalTrades: doc.totalTrades,
+    averageRating: doc.totalReviewers ? Math.round((doc.ratingSum / doc.totalReviewers) * 100) / 100 : 0,
+    totalReviewers: doc.totalReviewers,
+    activeListings: doc.activeListings,
+  };
+}

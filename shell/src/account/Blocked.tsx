@@ -1,0 +1,26 @@
+import { Link, Navigate, useLocation } from 'react-router-dom';
+import { formatDate } from '@ruilplein/ui';
+import { AuthPage } from './AuthLayout.tsx';
+
+/** What the dashboard passes along when the account status says blocked. */
+export interface BlockedState {
+  reason: string;
+  unblockDate?: string | null;
+}
+
+/** /geblokkeerd (spec 1 §2): reason and unblock date from navigation state; without a reason, /login. */
+export function Blocked() {
+  const state = useLocation().state as Partial<BlockedState> | null;
+  if (!state?.reason) return <Navigate to="/login" replace />;
+  return (
+    <AuthPage title="Je account is geblokkeerd">
+      <p className="blocked-reason">{state.reason === 'ban' ? 'Je bent geblokkeerd door een admin.' : 'Je hebt te veel waarschuwingen ontvangen in korte tijd.'}</p>
+      <p>
+        Geblokkeerd tot: <strong data-testid="unblock-date">{formatDate(state.unblockDate)}</strong>
+      </p>
+      <Link to="/" className="button">
+        Terug naar de homepage
+      </Link>
+    </AuthPage>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { api } from '@ruilplein/ui';
+import { AuthPage } from './AuthLayout.tsx';
+
+/** /change-password?token=… (spec 1 §2, §4): the reset form; no strength rule, only equal passwords. */
+export function ChangePassword() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(token ? null : 'Ongeldige of ontbrekende token.');
+  const [done, setDone] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (password !== confirm) return setError('Wachtwoorden komen niet overeen.');
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<string | { message?: string }>('/api/auth/change-password', { method: 'POST', body: { token, newPassword: password } });
+      setDone((typeof answer === 'string' ? answer : answer?.message) || 'Je wachtwoord is gewijzigd.');
+    } catch (err) {
+      setError(`Fout bij wachtwoord wijzigen: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthPage title="Nieuw wachtwoord instellen">
+      {done ? (
+        <p className="form-success" role="status">
+          {done} <Link to="/login">Naar inloggen</Link>
+        </p>
+      ) : (
+        <form onSubmit={submit} className="account-form">
+          <fieldset disabled={!token || busy}>
+            <label htmlFor="new-password">Nieuw wachtwoord</label>
+            <input id="new-password" type="password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <label htmlFor="confirm-password">Bevestig nieuw wachtwoord</label>
+            <input id="confirm-password" type="password" required autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+            <button type="submit">{busy ? 'Bezig met opslaan…' : 'Wachtwoord wijzigen'}</button>
+          </fieldset>
+        </form>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </AuthPage>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { api, ApiError, useSession, type SessionUser } from '@ruilplein/ui';
+import { AuthLayout } from './AuthLayout.tsx';
+
+type Outcome =
+  | { kind: 'failed'; message: string }
+  | { kind: 'not-activated' }
+  | { kind: 'resending' }
+  | { kind: 'resent'; message: string; failed: boolean };
+
+const notActivated = (err: ApiError) =>
+  err.status === 409 && typeof err.body === 'object' && err.body !== null && 'activationAvailable' in err.body && Boolean(err.body.activationAvailable);
+
+/** /login (spec 1 §2 and §4): no client-side validation; the server's answer decides what shows. */
+export function Login() {
+  const { signIn } = useSession();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [showForgot, setShowForgot] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const { token, user } = await api<{ token: string; user: SessionUser }>('/api/auth/login', { method: 'POST', body: { email, password } });
+      signIn(token, user);
+      navigate('/dashboard');
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && notActivated(err)) return setOutcome({ kind: 'not-activated' });
+      setShowForgot(true);
+      if (err instanceof ApiError && err.status !== 0) setOutcome({ kind: 'failed', message: `❌ ${err.message || 'Inloggen mislukt.'}` });
+      else setOutcome({ kind: 'failed', message: `Fout bij inloggen: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  };
+
+  const resend = async () => {
+    setOutcome({ kind: 'resending' });
+    try {
+      const answer = await api<{ message?: string } | string>('/api/auth/resend-activation', { method: 'POST', body: email });
+      const message = typeof answer === 'string' ? answer : (answer?.message ?? 'De activatiemail is opnieuw verstuurd.');
+      setOutcome({ kind: 'resent', message, failed: false });
+    } catch (err) {
+      setOutcome({ kind: 'resent', message: `Fout bij versturen activatiemail: ${err instanceof Error ? err.message : String(err)}`, failed: true });
+    }
+  };
+
+  return (
+    <AuthLayout title="Inloggen">
+      <form onSubmit={submit} className="account-form">
+        <label htmlFor="login-email">E-mailadres</label>
+        <input id="login-email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <label htmlFor="login-password">Wachtwoord</label>
+        <input id="login-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Bezig met inloggen…' : 'Inloggen'}
+        </button>
+      </form>
+
+      {outcome?.kind === 'failed' && (
+        <p className="form-error" role="alert">
+          {outcome.message}
+        </p>
+      )}
+      {(outcome?.kind === 'not-activated' || outcome?.kind === 'resending') && (
+        <div className="form-notice" role="alert">
+          <p>Je account is nog niet geactiveerd.</p>
+          <button type="button" className="link-button" onClick={resend} disabled={outcome.kind === 'resending'}>
+            {outcome.kind === 'resending' ? 'Bezig met versturen…' : 'Stuur de activatiemail opnieuw'}
+          </button>
+        </div>
+      )}
+      {outcome?.kind === 'resent' && (
+        <p className={outcome.failed ? 'form-error' : 'form-success'} role="status">
+          {outcome.message}
+        </p>
+      )}
+
+      <p className="form-links">
+        {showForgot && <Link to="/reset-password">Wachtwoord vergeten?</Link>}
+        <span>
+          Nog geen account? <Link to="/register">Registreer hier</Link>
+        </span>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,124 @@
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { api } from '@ruilplein/ui';
+import type { Place } from '@ruilplein/contracts';
+import './account.css';
+
+/** A city as a form holds it: coordinates only once a place was chosen or looked up. */
+export interface CityValue {
+  city: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+const searchPlaces = (q: string, signal?: AbortSignal) => api<Place[]>(`/api/geo/search?${new URLSearchParams({ q })}`, { signal });
+
+/**
+ * The place for a typed city, a Dutch one first (spec 1 §7: the hit preferring a Dutch country code
+ * supplies the coordinates); null when nothing matches. Our own place search, so no member's city
+ * leaves our servers.
+ */
+export async function lookUpPlace(city: string): Promise<Place | null> {
+  const places = await searchPlaces(city.trim());
+  return places.find((place) => place.country === 'NL') ?? places[0] ?? null;
+}
+
+const placeLabel = (place: Place) => `${place.name}${place.region ? `, ${place.region}` : ''} (${place.country})`;
+
+/** A city field with suggestions from GET /api/geo/search (a combobox: arrows, Enter, Escape). */
+export function PlaceSearch({ label, value, onChange, disabled }: { label: string; value: CityValue; onChange(next: CityValue): void; disabled?: boolean }) {
+  const id = useId();
+  const [places, setPlaces] = useState<Place[] | null>(null);
+  const [searching, setSearching] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const query = value.city.trim();
+  // Only what was typed is looked up; a chosen place carries its coordinates.
+  const typed = open && value.latitude === undefined && query.length >= 2;
+
+  useEffect(() => {
+    if (!typed) return;
+    const abort = new AbortController();
+    setSearching(true);
+    const timer = setTimeout(() => {
+      searchPlaces(query, abort.signal)
+        .then((found) => {
+          setPlaces(found);
+          setActive(-1);
+        })
+        .catch(() => !abort.signal.aborted && setPlaces(null)) // suggestions are a help: the field still takes any text
+        .finally(() => !abort.signal.aborted && setSearching(false));
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [query, typed]);
+
+  const shown = typed && (searching || places !== null);
+  const choose = (place: Place) => {
+    onChange({ city: place.name, latitude: place.latitude, longitude: place.longitude });
+    setOpen(false);
+    setPlaces(null);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (!shown || !places?.length) return;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setActive((i) => (i + step + places.length) % places.length);
+    } else if (event.key === 'Enter' && active >= 0) {
+      event.preventDefault();
+      choose(places[active]!);
+    } else if (event.key === 'Escape') {
+      setOpen(false);
+    }
+  };
+
+  return (
+    <div className="place-search">
+      <label htmlFor={`${id}-input`}>{label}</label>
+      <input
+        id={`${id}-input`}
+        role="combobox"
+        autoComplete="off"
+        aria-autocomplete="list"
+        aria-expanded={shown}
+        aria-controls={`${id}-list`}
+        aria-activedescendant={shown && active >= 0 ? `${id}-${active}` : undefined}
+        value={value.city}
+        disabled={disabled}
+        onChange={(event) => {
+          onChange({ city: event.target.value });
+          setOpen(true);
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => setOpen(false)}
+      />
+      {shown && (
+        <ul id={`${id}-list`} role="listbox" aria-label={label} className="place-options">
+          {searching && !places ? (
+            <li className="place-note">Zoeken…</li>
+          ) : places?.length ? (
+            places.map((place, i) => (
+              <li
+                key={`${place.name}-${place.latitude}-${place.longitude}`}
+                id={`${id}-${i}`}
+                role="option"
+                aria-selected={i === active}
+                // Before the input's blur closes the list.
+                onMouseDown={(event) => {
+                  event.preventDefault();
+                  choose(place);
+                }}
+              >
+                {placeLabel(place)}
+              </li>
+            ))
+          ) : (
+            <li className="place-note">Geen plaatsen gevonden.</li>
+          )}
+        </ul>
+      )}
+    </div>
+  );
+}

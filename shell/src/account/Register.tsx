@@ -1,0 +1,121 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { api, ApiError } from '@ruilplein/ui';
+import { AuthLayout } from './AuthLayout.tsx';
+import { lookUpPlace, PlaceSearch, type CityValue } from './PlaceSearch.tsx';
+import { mailMayNotArrive, passwordStrength, registrationErrors, type Registration } from './validation.ts';
+
+const empty: Registration = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
+const labels: Record<keyof Registration, [label: string, type: string, autoComplete: string]> = {
+  firstName: ['Voornaam', 'text', 'given-name'],
+  lastName: ['Achternaam', 'text', 'family-name'],
+  email: ['E-mailadres', 'email', 'email'],
+  password: ['Wachtwoord', 'password', 'new-password'],
+  confirmPassword: ['Bevestig wachtwoord', 'password', 'new-password'],
+};
+const fieldOrder: (keyof Registration)[] = ['firstName', 'lastName', 'email'];
+const passwordOrder: (keyof Registration)[] = ['password', 'confirmPassword'];
+
+/** Coordinates for a typed city that was not chosen from the suggestions; a failed lookup registers without them (spec 1 §8). */
+async function withCoordinates(city: CityValue): Promise<CityValue> {
+  if (!city.city.trim() || city.latitude !== undefined) return city;
+  const place = await lookUpPlace(city.city).catch(() => null);
+  return place ? { city: city.city.trim(), latitude: place.latitude, longitude: place.longitude } : { city: city.city.trim() };
+}
+
+/** /register (spec 1 §2, §4, §5): live rules per field, strength indicator, a mail warning that never blocks. */
+export function Register() {
+  const [form, setForm] = useState(empty);
+  const [city, setCity] = useState<CityValue>({ city: '' });
+  // A field's message shows once it has been edited, every one after a submit.
+  const [touched, setTouched] = useState<Partial<Record<keyof Registration, boolean>>>({});
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+
+  const errors = registrationErrors(form);
+  const strength = passwordStrength(form.password);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched({ firstName: true, lastName: true, email: true, password: true, confirmPassword: true });
+    if (Object.keys(errors).length) return setResult({ ok: false, message: 'Controleer je gegevens.' });
+    setBusy(true);
+    setResult(null);
+    try {
+      const place = await withCoordinates(city);
+      const { confirmPassword: _, ...fields } = form;
+      const body = { ...fields, firstName: form.firstName.trim(), lastName: form.lastName.trim(), ...(place.city ? place : {}) };
+      await api('/api/auth/register', { method: 'POST', body });
+      setForm(empty);
+      setCity({ city: '' });
+      setTouched({});
+      setResult({ ok: true, message: 'Registratie gelukt! Check je e-mail voor activatie. (De email kan ook in spam/ongewenst beland zijn.)' });
+    } catch (err) {
+      const message = err instanceof ApiError && err.status !== 0 ? err.message : `Fout bij registreren: ${err instanceof Error ? err.message : String(err)}`;
+      setResult({ ok: false, message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (name: keyof Registration) => {
+    const [label, type, autoComplete] = labels[name];
+    const error = touched[name] ? errors[name] : undefined;
+    return (
+      <div className="field" key={name}>
+        <label htmlFor={`register-${name}`}>{label}</label>
+        <input
+          id={`register-${name}`}
+          type={type}
+          autoComplete={autoComplete}
+          value={form[name]}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? `register-${name}-error` : undefined}
+          onChange={(event) => {
+            setForm({ ...form, [name]: event.target.value });
+            setTouched({ ...touched, [name]: true });
+          }}
+        />
+        {error && (
+          <span id={`register-${name}-error`} className="field-error">
+            {error}
+          </span>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <AuthLayout title="Registreren">
+      <form onSubmit={submit} className="account-form" noValidate>
+        {fieldOrder.map(field)}
+        {mailMayNotArrive(form.email) && (
+          <p className="form-warning" role="status" data-testid="email-warning">
+            Let op: mails naar hotmail-, live-, outlook-, ziggo- en home-adressen komen soms niet aan, ook de activatiemail niet. Gebruik liever een Gmail-adres,
+            of vraag ons via sociale media om je account met de hand te activeren.
+          </p>
+        )}
+        <PlaceSearch label="Woonplaats (optioneel)" value={city} onChange={setCity} />
+        {passwordOrder.map(field)}
+        {form.password && (
+          <p className={`strength strength-${strength.toLowerCase()}`} data-testid="password-strength">
+            Wachtwoordsterkte: <strong>{strength}</strong>
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Bezig met registreren…' : 'Registreren'}
+        </button>
+      </form>
+      {result && (
+        <p className={result.ok ? 'form-success' : 'form-error'} role={result.ok ? 'status' : 'alert'}>
+          {result.message}
+        </p>
+      )}
+      <p className="form-links">
+        <span>
+          Heb je al een account? <Link to="/login">Log hier in</Link>
+        </span>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,69 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { api } from '@ruilplein/ui';
+import { AuthPage } from './AuthLayout.tsx';
+
+/** Asks for a reset link (POST /api/auth/request-password-reset, the bare email as body); the answer is the server's text. */
+export async function requestPasswordReset(email: string): Promise<string> {
+  const answer = await api<string | { message?: string }>('/api/auth/request-password-reset', { method: 'POST', body: email });
+  return typeof answer === 'string' ? answer : (answer?.message ?? '');
+}
+
+/** /reset-password (spec 1 §2): one email field, a confirmation dialog, then the request. */
+export function ResetPassword() {
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  const ask = (event: FormEvent) => {
+    event.preventDefault(); // the browser has checked the address (required, type email)
+    setResult(null);
+    dialog.current?.showModal();
+  };
+
+  const send = async () => {
+    dialog.current?.close();
+    setBusy(true);
+    try {
+      setResult({ ok: true, message: await requestPasswordReset(email.trim()) });
+    } catch (err) {
+      setResult({ ok: false, message: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthPage title="Wachtwoord vergeten">
+      <p>Vul je e-mailadres in. We sturen je een link waarmee je een nieuw wachtwoord kiest.</p>
+      <form onSubmit={ask} className="account-form">
+        <label htmlFor="reset-email">E-mailadres</label>
+        <input id="reset-email" type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Bezig met versturen…' : 'Stuur resetlink'}
+        </button>
+      </form>
+      {result && (
+        <p className={result.ok ? 'form-success' : 'form-error'} role={result.ok ? 'status' : 'alert'}>
+          {result.message}
+        </p>
+      )}
+      <p className="form-links">
+        <Link to="/login">Terug naar inloggen</Link>
+      </p>
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="reset-confirm-title">
+        <h2 id="reset-confirm-title">Resetlink versturen?</h2>
+        <p>We sturen een link om je wachtwoord opnieuw in te stellen naar {email.trim()}.</p>
+        <div className="dialog-actions">
+          <button type="button" onClick={send}>
+            Versturen
+          </button>
+          <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
+            Annuleren
+          </button>
+        </div>
+      </dialog>
+    </AuthPage>
+  );
+}

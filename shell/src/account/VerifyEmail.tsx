@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { api, ApiError, Page, Spinner } from '@ruilplein/ui';
+
+type State = 'verifying' | 'success' | 'failed' | 'missing' | 'error';
+
+// A link token works once: the same page rendered again (React's strict mode, a remount) must not spend it twice.
+const activations = new Map<string, Promise<State>>();
+
+function activate(token: string): Promise<State> {
+  let attempt = activations.get(token);
+  if (!attempt) {
+    attempt = api(`/api/Auth/activate?${new URLSearchParams({ token })}`).then(
+      () => 'success' as const,
+      // The server turned the link down (used, expired, unknown) or could not be asked.
+      (err: unknown) => (err instanceof ApiError && err.status >= 400 && err.status < 500 ? 'failed' : 'error'),
+    );
+    activations.set(token, attempt);
+  }
+  return attempt;
+}
+
+/** The activation page (spec 1 §2): verifying, then success, failed, missing token or error. */
+export function VerifyEmail() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const [state, setState] = useState<State>(token ? 'verifying' : 'missing');
+
+  useEffect(() => {
+    if (!token) return setState('missing');
+    let current = true;
+    setState('verifying');
+    void activate(token).then((result) => current && setState(result));
+    return () => {
+      current = false;
+    };
+  }, [token]);
+
+  return (
+    <Page title="E-mailadres bevestigen">
+      <div className="verify-email" data-state={state}>
+        {state === 'verifying' && <Spinner label="Bezig met verifiëren…" />}
+        {state === 'success' && (
+          <p className="form-success" role="status">
+            Je e-mailadres is bevestigd en je account is geactiveerd. <Link to="/login">Log nu in</Link>
+          </p>
+        )}
+        {state === 'failed' && (
+          <p className="form-error" role="alert">
+            Verificatie mislukt. Misschien is deze link al gebruikt of ongeldig.
+          </p>
+        )}
+        {state === 'missing' && (
+          <p className="form-error" role="alert">
+            Geen e-mailadres opgegeven in de link.
+          </p>
+        )}
+        {state === 'error' && (
+          <p className="form-error" role="alert">
+            Er ging iets fout bij het verifiëren.
+          </p>
+        )}
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,56 @@
+// Leaflet and its stylesheet: a chunk of their own, downloaded only when a profile shows its map.
+import { useEffect, useRef, useState } from 'react';
+import * as L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+
+interface MapTiles {
+  tileUrl?: string;
+  attribution?: string;
+}
+
+let tiles: Promise<MapTiles> | undefined;
+
+/**
+ * The tile service and its attribution (plain text) come from `/map.json`, served with the shell and
+ * replaced per environment (like `/remotes.json`). Without it, or without an answer, the map shows
+ * its marker on a blank ground.
+ */
+function mapTiles(): Promise<MapTiles> {
+  tiles ??= fetch('/map.json', { cache: 'no-cache' })
+    .then((res) => (res.ok ? (res.json() as Promise<MapTiles>) : {}))
+    .catch(() => ({}));
+  return tiles;
+}
+
+// A drawn pin: Leaflet's default marker images are looked up by a path guess that bundling breaks.
+const pin = L.divIcon({ className: 'map-pin', html: '<span></span>', iconSize: [26, 26], iconAnchor: [13, 26], popupAnchor: [0, -26] });
+
+/** A round map (300 px, zoom 13) of the member's city with a marker and its popup (spec 1 §2, §9). */
+export default function ProfileMap({ city, latitude, longitude }: { city: string; latitude: number; longitude: number }) {
+  const element = useRef<HTMLDivElement>(null);
+  const [attribution, setAttribution] = useState<string>();
+  useEffect(() => {
+    // The round shape would cut Leaflet's corner controls: the attribution goes below it, zooming is by keyboard (+/-).
+    const map = L.map(element.current!, { center: [latitude, longitude], zoom: 13, scrollWheelZoom: false, zoomControl: false, attributionControl: false });
+    let current = true;
+    void mapTiles().then((tiles) => {
+      if (!current || !tiles.tileUrl) return;
+      L.tileLayer(tiles.tileUrl, { maxZoom: 19 }).addTo(map);
+      setAttribution(tiles.attribution);
+    });
+    // As a text node: a string popup is HTML, and the city is the member's own text.
+    const popup = document.createElement('span');
+    popup.textContent = city;
+    L.marker([latitude, longitude], { icon: pin, title: city, alt: city }).addTo(map).bindPopup(popup).openPopup();
+    return () => {
+      current = false;
+      map.remove();
+    };
+  }, [city, latitude, longitude]);
+  return (
+    <figure className="profile-map-figure">
+      <div ref={element} className="profile-map" role="region" aria-label={`Kaart van ${city}`} data-testid="profile-map" />
+      {attribution && <figcaption className="map-attribution">{attribution}</figcaption>}
+    </figure>
+  );
+}

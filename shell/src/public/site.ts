@@ -1,0 +1,5 @@
+/** The fixed contact address of the footer, the contact page and the legal pages (spec 1 §2, "Footer"). */
+export const contactEmail = 'info@ruilplein.nl';
+
+/** Shown when a member has no profile picture, and for guests (spec 1 §3). */
+export const defaultAvatar = '/uploads/avatars/default_avatar.jpg';
