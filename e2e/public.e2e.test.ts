@@ -2,6 +2,7 @@
 // page with its icon ring and carousel, the text pages and scrolling to the top (spec 1 §2).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { exampleItems } from '../shell/src/public/carousel.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { logInWithForm, newMember, registerMember } from './members.ts';
 import { get } from './platform.ts';
@@ -33,22 +34,8 @@ const stage = () => page.getByTestId('carousel-stage');
 const inPage = <T>(expression: string) => page.evaluate(expression) as Promise<T>;
 const scrollY = () => inPage<number>('window.scrollY');
 
-const captions = [
-  'Elektronica',
-  'Plant',
-  'Boek',
-  'Games & entertainment',
-  'Kleding',
-  'Rugzak',
-  'Koffiezetapparaat',
-  'Pokemon kaarten',
-  'Horloge',
-  'Huishoudapparaten',
-  'Kastje',
-  'Creatief',
-  'Kinderspullen',
-  'Sport- en hobbyspullen',
-];
+// The list itself is checked against the spec by shell/test/carousel.unit.test.ts.
+const captions = exampleItems.map((item) => item.caption);
 
 const pages = [
   ['/', 'Ruil spullen en diensten met je buren'],

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api } from '@ruilplein/ui';
 import { AuthPage } from './AuthLayout.tsx';
+import { FormNotice } from './FormNotice.tsx';
 
 /** /change-password?token=… (spec 1 §2, §4): the reset form; no strength rule, only equal passwords. */
 export function ChangePassword() {
@@ -31,9 +32,9 @@ export function ChangePassword() {
   return (
     <AuthPage title="Nieuw wachtwoord instellen">
       {done ? (
-        <p className="form-success" role="status">
+        <FormNotice ok>
           {done} <Link to="/login">Naar inloggen</Link>
-        </p>
+        </FormNotice>
       ) : (
         <form onSubmit={submit} className="account-form">
           <fieldset disabled={!token || busy}>
@@ -46,9 +47,9 @@ export function ChangePassword() {
         </form>
       )}
       {error && (
-        <p className="form-error" role="alert">
+        <FormNotice ok={false}>
           {error}
-        </p>
+        </FormNotice>
       )}
     </AuthPage>
   );

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { api, ApiError, useSession, type SessionUser } from '@ruilplein/ui';
 import { AuthLayout } from './AuthLayout.tsx';
+import { FormNotice } from './FormNotice.tsx';
 
 type Outcome =
   | { kind: 'failed'; message: string }
@@ -63,9 +64,9 @@ export function Login() {
       </form>
 
       {outcome?.kind === 'failed' && (
-        <p className="form-error" role="alert">
+        <FormNotice ok={false}>
           {outcome.message}
-        </p>
+        </FormNotice>
       )}
       {(outcome?.kind === 'not-activated' || outcome?.kind === 'resending') && (
         <div className="form-notice" role="alert">
@@ -76,9 +77,9 @@ export function Login() {
         </div>
       )}
       {outcome?.kind === 'resent' && (
-        <p className={outcome.failed ? 'form-error' : 'form-success'} role="status">
+        <FormNotice ok={!outcome.failed}>
           {outcome.message}
-        </p>
+        </FormNotice>
       )}
 
       <p className="form-links">

@@ -4,6 +4,7 @@ import { api, ApiError } from '@ruilplein/ui';
 import { AuthLayout } from './AuthLayout.tsx';
 import { lookUpPlace, PlaceSearch, type CityValue } from './PlaceSearch.tsx';
 import { mailMayNotArrive, passwordStrength, registrationErrors, type Registration } from './validation.ts';
+import { FormNotice } from './FormNotice.tsx';
 
 const empty: Registration = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
 const labels: Record<keyof Registration, [label: string, type: string, autoComplete: string]> = {
@@ -107,9 +108,9 @@ export function Register() {
         </button>
       </form>
       {result && (
-        <p className={result.ok ? 'form-success' : 'form-error'} role={result.ok ? 'status' : 'alert'}>
+        <FormNotice ok={result.ok}>
           {result.message}
-        </p>
+        </FormNotice>
       )}
       <p className="form-links">
         <span>

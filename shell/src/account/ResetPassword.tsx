@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '@ruilplein/ui';
 import { AuthPage } from './AuthLayout.tsx';
+import { FormNotice } from './FormNotice.tsx';
 
 /** Asks for a reset link (POST /api/auth/request-password-reset, the bare email as body); the answer is the server's text. */
 export async function requestPasswordReset(email: string): Promise<string> {
@@ -45,9 +46,9 @@ export function ResetPassword() {
         </button>
       </form>
       {result && (
-        <p className={result.ok ? 'form-success' : 'form-error'} role={result.ok ? 'status' : 'alert'}>
+        <FormNotice ok={result.ok}>
           {result.message}
-        </p>
+        </FormNotice>
       )}
       <p className="form-links">
         <Link to="/login">Terug naar inloggen</Link>

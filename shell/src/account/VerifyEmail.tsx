@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, ApiError, Page, Spinner } from '@ruilplein/ui';
+import { FormNotice } from './FormNotice.tsx';
 
 type State = 'verifying' | 'success' | 'failed' | 'missing' | 'error';
 
@@ -41,24 +42,24 @@ export function VerifyEmail() {
       <div className="verify-email" data-state={state}>
         {state === 'verifying' && <Spinner label="Bezig met verifiëren…" />}
         {state === 'success' && (
-          <p className="form-success" role="status">
+          <FormNotice ok>
             Je e-mailadres is bevestigd en je account is geactiveerd. <Link to="/login">Log nu in</Link>
-          </p>
+          </FormNotice>
         )}
         {state === 'failed' && (
-          <p className="form-error" role="alert">
+          <FormNotice ok={false}>
             Verificatie mislukt. Misschien is deze link al gebruikt of ongeldig.
-          </p>
+          </FormNotice>
         )}
         {state === 'missing' && (
-          <p className="form-error" role="alert">
+          <FormNotice ok={false}>
             Geen e-mailadres opgegeven in de link.
-          </p>
+          </FormNotice>
         )}
         {state === 'error' && (
-          <p className="form-error" role="alert">
+          <FormNotice ok={false}>
             Er ging iets fout bij het verifiëren.
-          </p>
+          </FormNotice>
         )}
       </div>
     </Page>

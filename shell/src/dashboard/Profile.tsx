@@ -6,6 +6,7 @@ import { requestPasswordReset } from '../account/ResetPassword.tsx';
 import { pictureError, profileErrors, type FieldErrors, type ProfileFields } from '../account/validation.ts';
 import { defaultAvatar } from '../public/site.ts';
 import { formatRating, useStats } from './useStats.ts';
+import { FormNotice } from '../account/FormNotice.tsx';
 
 const ProfileMap = lazy(() => import('./ProfileMap.tsx'));
 
@@ -182,9 +183,9 @@ export function Profile() {
   return (
     <Page title="Mijn profiel">
       {notice && (
-        <p className={notice.ok ? 'form-success' : 'form-error'} role="alert">
+        <FormNotice ok={notice.ok}>
           {notice.message}
-        </p>
+        </FormNotice>
       )}
       <div className="profile">
         <section className="profile-card" aria-label="Accountgegevens">
