@@ -274,7 +274,7 @@ describe('accounts in the browser', () => {
   });
 
   it('an admin sees the Adminpaneel entry', async () => {
-    await logInWithForm(page, { firstName: 'Beheerder', lastName: '', email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD });
+    await logInWithForm(page, { email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD });
     await page.getByRole('link', { name: 'Adminpaneel' }).waitFor();
   });
 

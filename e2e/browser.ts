@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, type TestContext } from 'vitest';
+import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../services/auth/src/seed/seed.ts';
 import { logInWithForm, newMember, registerMember } from './members.ts';
 import { platform } from './platform.ts';
 
@@ -44,13 +45,15 @@ export function explainFailure(test: TestContext, page: () => Page | undefined):
 
 /**
  * The login state (cookies and local storage) of a member made once per run and per `name`: registered
- * and activated through the API and the mail outbox, then logged in with the /login form. Kept in a
+ * and activated through the API and the mail outbox (or, for 'admin', the seeded Beheerder), then
+ * logged in with the /login form. Kept in a
  * file of the run's temp dir; pass it to `openPage(browser, { storageState })` to start logged in.
  */
 export async function savedLoginState(browser: Browser, name = 'member'): Promise<string> {
   const file = join(platform().tmpDir, `login-${name}.json`);
   if (existsSync(file)) return file;
-  const member = await registerMember(newMember());
+  // 'admin' is the Beheerder that local mode seeds; any other name is a new member.
+  const member = name === 'admin' ? { email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD } : await registerMember(newMember());
   const { context, page } = await openPage(browser);
   try {
     await logInWithForm(page, member);

@@ -66,7 +66,7 @@ export async function registerMember(member: Member, { activate = true } = {}): 
 }
 
 /** Logs in through the /login form and waits for the dashboard and the session in local storage. */
-export async function logInWithForm(page: Page, member: Member): Promise<void> {
+export async function logInWithForm(page: Page, member: Pick<Member, 'email' | 'password'>): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('E-mailadres').fill(member.email);
   await page.getByLabel('Wachtwoord').fill(member.password);

@@ -1,5 +1,5 @@
-import { matchPath, Route, Routes, useLocation } from 'react-router-dom';
-import { Spinner, useSession } from '@ruilplein/ui';
+import { Link, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { Page, Spinner, useSession } from '@ruilplein/ui';
 import { accountScreenRoutes, verifyEmailRoute } from './account/routes.tsx';
 import { DashboardHome, DashboardLayout, Profile } from './dashboard/index.ts';
 import { NotFound, PublicLayout, publicPageRoutes, ScrollToTop } from './public/index.ts';
@@ -36,6 +36,21 @@ function RemoteOutlet() {
   return remote ? <RemoteArea key={remote} remote={remote} /> : <NotFound />;
 }
 
+/** The admin area is for Beheerders and Moderators; its API refuses everyone else anyway. */
+function AdminGate() {
+  const { isAuthenticated, isAdmin } = useSession();
+  if (!isAuthenticated) return <Navigate to="/login" replace />;
+  if (!isAdmin)
+    return (
+      <Page title="Geen toegang">
+        <p>
+          Dit deel is alleen voor beheerders. <Link to="/dashboard">Naar je dashboard</Link>
+        </p>
+      </Page>
+    );
+  return <RemoteOutlet />;
+}
+
 export function App() {
   // A stored session is checked before any page shows (spec 1 §2).
   if (useSession().loading) return <Spinner label="Sessie controleren…" />;
@@ -55,7 +70,7 @@ export function App() {
           <Route path="profile" element={<Profile />} />
           <Route path="*" element={<RemoteOutlet />} />
         </Route>
-        <Route path="/admin/*" element={<RemoteOutlet />} />
+        <Route path="/admin/*" element={<AdminGate />} />
       </Routes>
     </>
   );
