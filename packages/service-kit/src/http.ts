@@ -103,7 +103,10 @@ export function createApp(options: AppOptions): Express {
   app.use(requestId);
   app.use(traceRequests);
   app.use(requestLogging(logger));
-  app.use(express.json({ limit: options.bodyLimit ?? '100kb' }));
+  // Not strict: a bare JSON string is a body too (the spec posts a bare email string). Plain text
+  // arrives as a string; either way the route's body schema decides what it accepts.
+  app.use(express.json({ limit: options.bodyLimit ?? '100kb', strict: false }));
+  app.use(express.text({ limit: options.bodyLimit ?? '100kb' }));
 
   const routes: RouteDef[] = [];
   const router = express.Router();

@@ -3,7 +3,6 @@ import {
   ConfigError,
   createApp,
   ensureStream,
-  errorHandler,
   redisConfigSchema,
   startOutboxRelay,
   storeReadiness,
@@ -12,7 +11,6 @@ import {
   type Logger,
   type ServiceParts,
 } from '@ruilplein/service-kit';
-import express, { type Request } from 'express';
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
 import type { AuthContext } from './accounts/context.ts';
@@ -72,23 +70,6 @@ export interface AuthDeps {
   config: AuthConfig;
   /** Tests shorten windows or points; the defaults are DEFAULT_LIMITS. */
   limits?: Partial<AuthLimits>;
-}
-
-/** Routes whose body is the bare email string (spec 1 §7), as JSON (`"a@b.nl"`) or as plain text. */
-const EMAIL_BODY_ROUTES = ['/api/auth/resend-activation', '/api/auth/request-password-reset'];
-
-function bareString(req: Request): unknown {
-  const raw: unknown = req.body;
-  if (typeof raw !== 'string') return undefined;
-  const text = raw.trim();
-  if (!/^["{]/.test(text)) return text;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    // `{"email": …}` is accepted too: a client that wraps it is not wrong in spirit.
-    return parsed && typeof parsed === 'object' && 'email' in parsed ? parsed.email : parsed;
-  } catch {
-    return text;
-  }
 }
 
 function localSigningKeyPem(logger: Logger): string {
@@ -156,15 +137,6 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
     },
   });
 
-  // The kit's JSON parser takes objects and arrays only; these routes take a bare string first.
-  const outer = express();
-  outer.disable('x-powered-by');
-  outer.post(EMAIL_BODY_ROUTES, express.text({ type: () => true, limit: '1kb' }), (req, _res, next) => {
-    req.body = bareString(req);
-    next();
-  });
-  outer.use(app);
-  outer.use(errorHandler(logger));
   const cleanup = startInactivityCleanup({ ...accountDeletion, logger });
-  return { app: outer, workers: [cleanup, relay] };
+  return { app, workers: [cleanup, relay] };
 }

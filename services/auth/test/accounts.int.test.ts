@@ -171,8 +171,8 @@ describe('resend activation', () => {
       expect(limited.status).toBe(429);
     }
     const tooLong = await rawPost('/api/auth/resend-activation', `"${'a'.repeat(2000)}@x.nl"`, 'application/json');
-    expect(tooLong.status).toBe(413);
-    expect(await body(tooLong)).toEqual({ message: MESSAGES.tooLarge });
+    expect(tooLong.status).toBe(400);
+    expect(await errorMessages(tooLong)).toEqual([AUTH_MESSAGES.invalidEmail]);
   });
 });
 
