@@ -186,8 +186,10 @@ export function errorHandler(logger: Logger) {
 function errorStatus(err: unknown): number {
   if (err instanceof HttpError) return err.status;
   const status = (err as { status?: unknown })?.status;
-  // Errors from express' own parsers carry a 4xx status and a `type`; trust nothing else.
-  return typeof status === 'number' && status >= 400 && status < 500 && (err as { type?: unknown }).type ? status : 500;
+  // Errors from express' own parsers carry a 4xx status and a `type`; the router marks a path
+  // parameter that is not valid percent-encoding (`/api/user/public/%zz`) as a URIError with 400.
+  const fromExpress = (err as { type?: unknown }).type || err instanceof URIError;
+  return typeof status === 'number' && status >= 400 && status < 500 && fromExpress ? status : 500;
 }
 
 function bodyParserMessage(err: unknown, status: number): string {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AUTH_MESSAGES, DEFAULT_AVATAR, eventRegistry, tokenVersionKey } from '@ruilplein/contracts';
+import { testStores } from '@ruilplein/local/testing';
 import { consume, createTokenVerifier, MESSAGES } from '@ruilplein/service-kit';
 import { body, silentLogger } from '@ruilplein/service-kit/testing';
+import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userModel, type UserModel } from '../src/accounts/model.ts';
 import { DEMO_ACCOUNTS, DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../src/seed/seed.ts';
@@ -117,7 +119,8 @@ describe('activation', () => {
   it('refuses a missing, unknown or expired token', async () => {
     const missing = await fetch(`${url}/api/auth/activate`);
     expect(missing.status).toBe(400);
-    expect(await errorMessages(missing)).toEqual([AUTH_MESSAGES.activationTokenMissing]);
+    // Spec 1 §8's text for a link without its token.
+    expect(await body(missing)).toMatchObject({ message: 'Geen e-mailadres opgegeven in de link.' });
     const unknown = await fetch(`${url}/api/auth/activate?token=bestaat-niet`);
     expect(await body(unknown)).toEqual({ message: AUTH_MESSAGES.activationFailed });
     expect((await fetch(`${url}/api/auth/activate?token[$ne]=x`)).status).toBe(400);
@@ -317,6 +320,26 @@ describe('password reset', () => {
     expect(reused.status).toBe(400);
     expect(await body(reused)).toEqual({ message: AUTH_MESSAGES.resetTokenInvalid });
     expect((await login(email, 'Nieuw9876')).status).toBe(200);
+  });
+
+  it('with Redis down answers 503 and keeps the password, the sessions and the link', async () => {
+    const { email, token: session } = await signUp(url);
+    await rawPost('/api/auth/request-password-reset', email, 'text/plain');
+    const token = await linkTokenFromMail(url, email, 'change-password', 2);
+    const redis: RedisClientType = createClient({ url: testStores().redisUrl, disableOfflineQueue: true });
+    await redis.connect();
+    const cut = await startAuth(stores, {}, { redis });
+    try {
+      await redis.quit();
+      const res = await post(cut.url, '/api/auth/change-password', { token, newPassword: 'Nieuw9876' });
+      expect(res.status).toBe(503);
+      expect((await login(email, GOOD_PASSWORD)).status).toBe(200);
+    } finally {
+      await cut.stop();
+    }
+    // Once Redis answers, the same link changes the password and logs the old session out.
+    expect((await post(url, '/api/auth/change-password', { token, newPassword: 'Nieuw9876' })).status).toBe(200);
+    expect((await verify(session)).status).toBe(401);
   });
 
   it('refuses a missing or expired token and changes nothing', async () => {

@@ -427,6 +427,12 @@ describe('public profile and stats', () => {
       expect(res.status, path).toBe(400);
       expect((await body(res)).message).toBe('Ongeldige gebruikers-id.');
     }
+    // A path that is not valid percent-encoding is bad input too, not a failure on our side.
+    for (const path of ['/api/user/public/%E0%A4%A', '/api/user/public/stats/%zz', '/uploads/avatars/%zz.webp']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      expect(await body(res)).toEqual({ message: 'De invoer is ongeldig.' });
+    }
   });
 
   it('answers 0s before any event fed the projection, and the projection as it stands after', async () => {
@@ -438,6 +444,8 @@ describe('public profile and stats', () => {
     const traded = await member();
     await stats.create({ _id: traded.id, totalTrades: 4, ratingSum: 13, totalReviewers: 3, activeListings: 2 });
     expect(await body(await get(`/api/user/public/stats/${traded.id}`))).toEqual({ totalTrades: 4, averageRating: 4.33, totalReviewers: 3, activeListings: 2 });
+    // The id in capitals names the same member, so the same figures (not a projection's missing 0s).
+    expect(await body(await get(`/api/user/public/stats/${traded.id.toUpperCase()}`))).toEqual({ totalTrades: 4, averageRating: 4.33, totalReviewers: 3, activeListings: 2 });
   });
 });
 

@@ -23,7 +23,8 @@ export const AUTH_MESSAGES = {
   coordinatesIncomplete: 'Geef zowel breedte- als lengtegraad op, of geen van beide.',
   registered: 'Registratie gelukt! Check je e-mail voor activatie. (De email kan ook in spam/ongewenst beland zijn.)',
   emailTaken: 'Er bestaat al een account met dit e-mailadres.',
-  activationTokenMissing: 'Geen activatiecode opgegeven in de link.',
+  /** Spec 1 §8's wording for an activation link without its token. */
+  activationTokenMissing: 'Geen e-mailadres opgegeven in de link.',
   activationFailed: 'Verificatie mislukt. Misschien is deze link al gebruikt of ongeldig.',
   activated: 'Je account is geactiveerd. Je kunt nu inloggen.',
   notActivated: 'Je account is nog niet geactiveerd.',

@@ -100,7 +100,8 @@ export const PublicStatsSchema = z
   .meta({ id: 'PublicStats' });
 export type PublicStats = z.infer<typeof PublicStatsSchema>;
 
-const UserIdParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/i, USER_MESSAGES.invalidUserId) });
+/** Lowercased: the stats projection is keyed by the id as a string, as `ObjectId.toString()` writes it. */
+const UserIdParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/i, USER_MESSAGES.invalidUserId).toLowerCase() });
 
 export const userRoutes = {
   my: defineRoute({

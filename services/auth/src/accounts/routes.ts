@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AUTH_MESSAGES, authRoutes, type Role } from '@ruilplein/contracts';
-import { badRequest, conflict, unauthorized, type Api } from '@ruilplein/service-kit';
+import { badRequest, conflict, HttpError, MESSAGES, unauthorized, type Api } from '@ruilplein/service-kit';
 import type { Request, Response } from 'express';
 import { Types } from 'mongoose';
 import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
@@ -168,6 +168,9 @@ export function accountHttp(api: Api, ctx: AuthContext) {
     const tokenHash = sha256(body.token);
     const user = await users.findOne({ 'passwordReset.tokenHash': tokenHash, 'passwordReset.expiresAt': { $gt: new Date() } }, { email: 1 }).lean();
     if (!user) throw badRequest(AUTH_MESSAGES.resetTokenInvalid);
+    // The old sessions are revoked in Redis: without it, a new password would leave them valid
+    // and the link spent. Refuse before anything is written, as token checks do (tokens.ts).
+    if (!redis.isReady) throw new HttpError(503, MESSAGES.unavailable);
     const passwordHash = await passwords.hash(body.newPassword);
     const done = await users.updateOne({ _id: user._id, 'passwordReset.tokenHash': tokenHash }, { $set: { passwordHash }, $unset: { passwordReset: '' } });
     if (done.modifiedCount !== 1) throw badRequest(AUTH_MESSAGES.resetTokenInvalid);
