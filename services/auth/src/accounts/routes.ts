@@ -133,8 +133,10 @@ export function accountHttp(api: Api, ctx: AuthContext) {
     // Only failures count against the limits.
     await Promise.all([loginPerIp.undo(ip), loginPerAccount.reset(account)]);
     if (!user.activated) return res.status(409).json({ message: AUTH_MESSAGES.notActivated, activationAvailable: true }) as never;
-    const now = new Date();
-    await users.updateOne({ _id: user._id }, { $set: { lastActiveAt: now, ...(check.rehash && { passwordHash: await passwords.hash(body.password) }) } });
+    await users.updateOne({ _id: user._id }, { $set: { lastActiveAt: new Date() } });
+    // A hash made with an older cost is renewed, but only over the hash just checked: a password
+    // change landing in between must win.
+    if (check.rehash) await users.updateOne({ _id: user._id, passwordHash: user.passwordHash }, { $set: { passwordHash: await passwords.hash(body.password) } });
     return { token: await tokens.issue(user), user: toSessionUser(user) };
   });
 
