@@ -2,6 +2,32 @@ import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/** The deployables behind the gateway that own routes, events and queries (docs/architecture.md). */
+export const SERVICE_NAMES = ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/**
+ * A Redis rate limit declared on a route and enforced by the service kit: `points` calls per
+ * `windowSeconds`, counted per signed-in member (`user`) or per client address (`client`).
+ * Over it: 429 with the Dutch message and `Retry-After`.
+ */
+export interface RateLimitDef {
+  per: 'user' | 'client';
+  points: number;
+  windowSeconds: number;
+  /** Limits that share a name share one counter (e.g. all chat sends); the route's path otherwise. */
+  name?: string;
+}
+
+/**
+ * Fields of the request that name the acting member. The kit answers 403 when one is present and
+ * differs from the caller's id (from the token); the acting member never comes from the request.
+ */
+export interface CallerFieldsDef {
+  body?: readonly string[];
+  query?: readonly string[];
+}
+
 /** One HTTP operation: the services validate with it and generate their OpenAPI document from it. */
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,
@@ -9,12 +35,21 @@ export interface RouteDef<
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
 > {
+  /** The service that serves the route; the gateway routes it there (a test checks the prefixes). */
+  service: ServiceName;
   method: HttpMethod;
   /** Express path syntax (`/api/listing/:id`). */
   path: string;
   summary: string;
-  /** public: no token needed; user: any signed-in member; admin: Beheerder or Moderator. */
+  /**
+   * public: no token needed (a valid token, when sent, still makes the caller known to the
+   * handler); user: any signed-in member; admin: Beheerder or Moderator.
+   */
   access: 'public' | 'user' | 'admin';
+  rateLimit?: RateLimitDef;
+  caller?: CallerFieldsDef;
+  /** Answers carry personal data: `Cache-Control: no-store` (the default for non-public routes). */
+  personal?: boolean;
   params?: P;
   query?: Q;
   body?: B;

@@ -7,6 +7,7 @@ import { body as json, createTestIssuer, listen, silentLogger, type TestIssuer }
 const KB = 1024;
 const routes = {
   upload: defineRoute({
+    service: 'listing',
     method: 'post',
     path: '/upload',
     summary: 'upload',
@@ -24,6 +25,7 @@ const routes = {
     response: z.object({}).passthrough(),
   }),
   single: defineRoute({
+    service: 'listing',
     method: 'post',
     path: '/single',
     summary: 'one file field',

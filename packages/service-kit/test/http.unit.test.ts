@@ -6,6 +6,7 @@ import { body as json, createTestIssuer, listen, silentLogger, type TestIssuer }
 
 const routes = {
   echo: defineRoute({
+    service: 'listing',
     method: 'post',
     path: '/things/:id',
     summary: 'echo',
@@ -15,10 +16,10 @@ const routes = {
     body: z.object({ name: z.string().min(1).max(5) }),
     response: z.object({ id: z.string(), limit: z.number(), name: z.string() }),
   }),
-  mine: defineRoute({ method: 'get', path: '/mine', summary: 'mine', access: 'user', response: z.object({ userId: z.string() }) }),
-  admin: defineRoute({ method: 'get', path: '/admin', summary: 'admin', access: 'admin', response: z.object({ ok: z.boolean() }) }),
-  boom: defineRoute({ method: 'get', path: '/boom', summary: 'boom', access: 'public', response: z.object({}) }),
-  refused: defineRoute({ method: 'get', path: '/refused', summary: 'refused', access: 'public', response: z.object({}) }),
+  mine: defineRoute({ service: 'listing', method: 'get', path: '/mine', summary: 'mine', access: 'user', response: z.object({ userId: z.string() }) }),
+  admin: defineRoute({ service: 'listing', method: 'get', path: '/admin', summary: 'admin', access: 'admin', response: z.object({ ok: z.boolean() }) }),
+  boom: defineRoute({ service: 'listing', method: 'get', path: '/boom', summary: 'boom', access: 'public', response: z.object({}) }),
+  refused: defineRoute({ service: 'listing', method: 'get', path: '/refused', summary: 'refused', access: 'public', response: z.object({}) }),
 };
 
 let issuer: TestIssuer;

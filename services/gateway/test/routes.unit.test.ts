@@ -69,8 +69,8 @@ describe('isHubPath', () => {
 describe('publicRoutes', () => {
   const routes: RouteDef[] = [
     ...apiRoutes,
-    { method: 'get', path: '/api/listing/:id', summary: 'detail', access: 'public', response: undefined as never },
-    { method: 'post', path: '/api/listing/create', summary: 'create', access: 'user', response: undefined as never },
+    { service: 'listing', method: 'get', path: '/api/listing/:id', summary: 'detail', access: 'public', response: undefined as never },
+    { service: 'listing', method: 'post', path: '/api/listing/create', summary: 'create', access: 'user', response: undefined as never },
   ];
   const isPublic = publicRoutes(routes);
 

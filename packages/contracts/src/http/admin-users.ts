@@ -52,6 +52,7 @@ export const AdminUserListSchema = z
 
 export const adminUserRoutes = {
   list: defineRoute({
+    service: 'auth',
     method: 'get',
     path: '/api/admin/users',
     summary: 'Gebruikersbeheer: gebruikers per pagina, nieuwste eerst, te zoeken en te filteren op geactiveerd',
@@ -60,6 +61,7 @@ export const adminUserRoutes = {
     response: AdminUserListSchema,
   }),
   activate: defineRoute({
+    service: 'auth',
     method: 'post',
     path: '/api/user/activate/:id',
     summary: 'Een gebruiker activeren zonder activatiemail (beheer)',
@@ -68,6 +70,7 @@ export const adminUserRoutes = {
     response: z.object({ message: z.string(), user: AdminUserSchema }),
   }),
   delete: defineRoute({
+    service: 'auth',
     method: 'delete',
     path: '/api/admin/delete/:id',
     summary: 'Een gebruiker verwijderen (beheer); trekt zijn tokens in',

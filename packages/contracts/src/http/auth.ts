@@ -115,6 +115,7 @@ export const ChangePasswordRequestSchema = z
 
 export const authRoutes = {
   register: defineRoute({
+    service: 'auth',
     method: 'post',
     path: '/api/auth/register',
     summary: 'Registreren; stuurt een activatiemail',
@@ -124,6 +125,7 @@ export const authRoutes = {
     status: 201,
   }),
   activate: defineRoute({
+    service: 'auth',
     method: 'get',
     path: '/api/auth/activate',
     summary: 'Account activeren met de code uit de activatiemail (eenmalig, verloopt)',
@@ -132,6 +134,7 @@ export const authRoutes = {
     response: MessageSchema,
   }),
   resendActivation: defineRoute({
+    service: 'auth',
     method: 'post',
     path: '/api/auth/resend-activation',
     summary: 'Nieuwe activatiemail; body: het e-mailadres als kale (JSON-)string. Zegt niet of het account bestaat',
@@ -140,6 +143,7 @@ export const authRoutes = {
     response: MessageSchema,
   }),
   login: defineRoute({
+    service: 'auth',
     method: 'post',
     path: '/api/auth/login',
     summary: 'Inloggen; 409 met activationAvailable als het account nog niet geactiveerd is',
@@ -148,6 +152,7 @@ export const authRoutes = {
     response: LoginResponseSchema,
   }),
   verify: defineRoute({
+    service: 'auth',
     method: 'get',
     path: '/api/auth/verify',
     summary: 'Controleert de token (ook of hij ingetrokken is) en geeft de sessiegebruiker',
@@ -155,6 +160,7 @@ export const authRoutes = {
     response: z.object({ user: SessionUserSchema }),
   }),
   logout: defineRoute({
+    service: 'auth',
     method: 'post',
     path: '/api/auth/logout',
     summary: 'Uitloggen: trekt alle tokens van de gebruiker in',
@@ -162,6 +168,7 @@ export const authRoutes = {
     response: MessageSchema,
   }),
   requestPasswordReset: defineRoute({
+    service: 'auth',
     method: 'post',
     path: '/api/auth/request-password-reset',
     summary: 'Resetlink mailen; body: het e-mailadres als kale (JSON-)string; antwoord platte tekst, gelijk of het account bestaat of niet',
@@ -170,6 +177,7 @@ export const authRoutes = {
     response: z.string(),
   }),
   changePassword: defineRoute({
+    service: 'auth',
     method: 'post',
     path: '/api/auth/change-password',
     summary: 'Nieuw wachtwoord met de code uit de resetmail; trekt alle tokens in; antwoord platte tekst',

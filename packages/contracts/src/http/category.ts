@@ -14,6 +14,7 @@ export type Category = z.infer<typeof CategorySchema>;
 
 export const categoryRoutes = {
   list: defineRoute({
+    service: 'listing',
     method: 'get',
     path: '/api/category',
     summary: 'Alle categorieën, premium-categorieën gemarkeerd',

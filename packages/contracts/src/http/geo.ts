@@ -23,6 +23,7 @@ export const PlaceSearchQuerySchema = z.object({
 
 export const geoRoutes = {
   search: defineRoute({
+    service: 'auth',
     method: 'get',
     path: '/api/geo/search',
     summary: 'Plaatsen in Nederland en België op naam, beste treffer eerst (Nederlandse bij gelijke treffer)',

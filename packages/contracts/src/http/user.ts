@@ -105,6 +105,7 @@ const UserIdParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/i, USER_MES
 
 export const userRoutes = {
   my: defineRoute({
+    service: 'auth',
     method: 'get',
     path: '/api/user/my',
     summary: 'Het eigen volledige gebruikersrecord',
@@ -112,6 +113,7 @@ export const userRoutes = {
     response: UserSchema,
   }),
   update: defineRoute({
+    service: 'auth',
     method: 'put',
     path: '/api/user/update',
     summary: 'Eigen profiel opslaan (multipart: velden en optioneel profilePicture, JPG/PNG/WEBP tot 5 MB)',
@@ -121,6 +123,7 @@ export const userRoutes = {
     response: MessageSchema.extend({ user: UserSchema }),
   }),
   status: defineRoute({
+    service: 'auth',
     method: 'get',
     path: '/api/user/status',
     summary: 'Of het eigen account geblokkeerd is, waarom en tot wanneer',
@@ -128,6 +131,7 @@ export const userRoutes = {
     response: AccountStatusSchema,
   }),
   public: defineRoute({
+    service: 'auth',
     method: 'get',
     path: '/api/user/public/:id',
     summary: 'Openbaar profiel van een lid (alleen openbare velden)',
@@ -136,6 +140,7 @@ export const userRoutes = {
     response: PublicUserSchema,
   }),
   publicStats: defineRoute({
+    service: 'auth',
     method: 'get',
     path: '/api/user/public/stats/:id',
     summary: 'Ruilstatistieken van een lid: ruilen, gemiddelde beoordeling, beoordelaars, actieve advertenties',
