@@ -8,6 +8,12 @@ describe('registration rules (spec 1 §5)', () => {
     expect(registrationErrors(valid)).toEqual({});
   });
 
+  // The server's rule is \p{Lu}: any uppercase letter counts, as it does there (once the form said
+  // no to 'Één' while the server took it).
+  it.each(['Éénvoud1', 'Øresund9', 'Çava99', 'Ñandú42'])('takes %s, whose uppercase letter is not ASCII', (password) => {
+    expect(registrationErrors({ ...valid, password, confirmPassword: password })).toEqual({});
+  });
+
   it.each<[Partial<Registration>, keyof Registration, string]>([
     [{ firstName: '  ' }, 'firstName', 'Voornaam is verplicht.'],
     [{ lastName: '' }, 'lastName', 'Achternaam is verplicht.'],
@@ -16,6 +22,10 @@ describe('registration rules (spec 1 §5)', () => {
     [{ email: 'annaexample.nl' }, 'email', 'Ongeldig e-mailadres.'],
     [{ password: 'Ab1', confirmPassword: 'Ab1' }, 'password', 'Wachtwoord moet minstens 6 tekens lang zijn.'],
     [{ password: 'geheim1', confirmPassword: 'geheim1' }, 'password', 'Wachtwoord moet minstens één hoofdletter bevatten.'],
+    [{ password: 'ééééé1', confirmPassword: 'ééééé1' }, 'password', 'Wachtwoord moet minstens één hoofdletter bevatten.'],
+    [{ password: `Geheim1${'x'.repeat(122)}`, confirmPassword: `Geheim1${'x'.repeat(122)}` }, 'password', 'Wachtwoord mag hoogstens 128 tekens lang zijn.'],
+    [{ firstName: 'A'.repeat(51) }, 'firstName', 'Naam mag hoogstens 50 tekens lang zijn.'],
+    [{ email: '' }, 'email', 'Ongeldig e-mailadres.'],
     [{ password: 'Geheimpje', confirmPassword: 'Geheimpje' }, 'password', 'Wachtwoord moet minstens één cijfer bevatten.'],
     [{ confirmPassword: 'Geheim2' }, 'confirmPassword', 'Wachtwoorden komen niet overeen.'],
   ])('%o breaks %s: %s', (change, field, message) => {
@@ -31,6 +41,9 @@ describe('password strength', () => {
     ['Abcdef1', 'Gemiddeld'],
     ['abcdef1!', 'Gemiddeld'],
     ['Abcdef1!', 'Sterk'],
+    ['Ébcdef1!', 'Sterk'],
+    // A letter with an accent is a letter, not a special character.
+    ['Abcdéf1', 'Gemiddeld'],
   ])('%s is %s', (password, strength) => {
     expect(passwordStrength(password)).toBe(strength);
   });
@@ -57,6 +70,9 @@ describe('profile rules', () => {
       email: 'E-mailadres is verplicht.',
     });
     expect(profileErrors({ ...profile, email: 'anna@' })).toEqual({ email: 'Ongeldig e-mailadres.' });
+  });
+  it('refuses a name the server would refuse', () => {
+    expect(profileErrors({ ...profile, lastName: 'x'.repeat(51) })).toEqual({ lastName: 'Naam mag hoogstens 50 tekens lang zijn.' });
   });
   it('checks the picture type and size', () => {
     expect(pictureError({ type: 'image/png', size: 1000 })).toBeNull();

@@ -137,6 +137,30 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end }}
 {{- end -}}
 
+{{/*
+NATS_URL. With global.nats.usersSecret each service connects as its own NATS user (natsUser,
+default the chart's name), which may publish only its own subjects: the password is the key of
+that name in the Secret, put into the URL by Kubernetes' $(VAR) expansion (so it must be URL-safe).
+*/}}
+{{- define "ruilplein-lib.natsEnv" -}}
+{{- $nats := .g.nats | default dict -}}
+{{- if $nats.usersSecret }}
+{{- if $nats.existingSecret -}}
+{{- fail (printf "%s: global.nats.usersSecret puts each service's user into global.nats.url; global.nats.existingSecret cannot be used with it" .chart) -}}
+{{- end }}
+{{- $url := required (printf "%s: global.nats.url is required with global.nats.usersSecret" .chart) $nats.url }}
+- name: NATS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $nats.usersSecret }}
+      key: {{ .user }}
+- name: NATS_URL
+  value: {{ regexReplaceAll "^([a-z]+)://" $url (printf "${1}://%s:$(NATS_PASSWORD)@" .user) | quote }}
+{{- else }}
+{{- include "ruilplein-lib.storeEnv" (merge (dict "store" "nats" "env" "NATS_URL") .) }}
+{{- end }}
+{{- end -}}
+
 {{- define "ruilplein-lib.env" -}}
 {{- $g := include "ruilplein-lib.global" . | fromJson -}}
 {{- $uses := .Values.uses | default dict -}}
@@ -146,7 +170,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - name: LOG_LEVEL
   value: {{ .Values.logLevel | default $g.logLevel | default "info" | quote }}
 {{- if $uses.nats }}
-{{- include "ruilplein-lib.storeEnv" (merge (dict "store" "nats" "env" "NATS_URL") $ctx) }}
+{{- include "ruilplein-lib.natsEnv" (merge (dict "user" (.Values.natsUser | default .Chart.Name)) $ctx) }}
 {{- end }}
 {{- if $uses.mongodb }}
 {{- include "ruilplein-lib.storeEnv" (merge (dict "store" "mongodb" "env" "MONGODB_URL") $ctx) }}
@@ -156,6 +180,12 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end }}
 - name: AUTH_JWKS_URL
   value: {{ .Values.authJwksUrl | default $g.authJwksUrl | quote }}
+{{- /* The proxies whose X-Forwarded-For entries count (service-kit client.ts): those in front of the
+     gateway (global.ingressProxyHops), and the gateway itself for every service behind it. */}}
+{{- /* hasKey, not a default: 0 (a gateway without anything in front) is a value too. */}}
+{{- $ingressHops := ternary $g.ingressProxyHops 1 (hasKey $g "ingressProxyHops") }}
+- name: TRUSTED_PROXY_HOPS
+  value: {{ add $ingressHops (ternary 0 1 (eq .Values.facesIngress true)) | quote }}
 {{- with $g.otel.endpoint }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ . | quote }}

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, nginxBinary } from '@ruilplein/local';
+import { CONTENT_SECURITY_POLICY, freePort, FRONTEND_SECURITY_HEADERS, nginxBinary } from '@ruilplein/local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const recipes = resolve(import.meta.dirname, '..');
@@ -109,6 +109,34 @@ describe('remote image', () => {
   it('has no client-side routes: anything else is a 404', async () => {
     for (const path of ['/', '/mfe/listings/', '/mfe/listings/search', '/mfe/trades/mf-manifest.json', '/index.html']) {
       expect((await get(remote + path)).status, path).toBe(404);
+    }
+  });
+});
+
+describe('browser hardening (both images)', () => {
+  const paths = (): Array<[string, string]> => [
+    [shell, '/'],
+    [shell, '/dashboard/search'],
+    [shell, '/main.ba5433e9.js'],
+    [shell, '/remotes.json'],
+    [shell, '/missing.0000aaaa.js'],
+    [remote, '/mfe/listings/mf-manifest.json'],
+    [remote, '/mfe/listings/nope.js'],
+  ];
+
+  it('sends the local edge’s Content-Security-Policy, no framing, a Referrer-Policy and nosniff on every answer', async () => {
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval/);
+    for (const [base, path] of paths()) {
+      const res = await get(base + path);
+      for (const [name, value] of Object.entries(FRONTEND_SECURITY_HEADERS)) expect(res.headers.get(name), `${path} ${name}`).toBe(value);
+    }
+  });
+
+  it('sends HSTS only when the Ingress says the browser came over TLS', async () => {
+    for (const [base, path] of paths()) {
+      expect((await get(base + path)).headers.get('strict-transport-security'), path).toBeNull();
+      expect((await get(base + path, { 'x-forwarded-proto': 'http' })).headers.get('strict-transport-security'), path).toBeNull();
+      expect((await get(base + path, { 'x-forwarded-proto': 'https' })).headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
     }
   });
 });

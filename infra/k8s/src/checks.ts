@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { FRONTENDS, GATEWAY, SERVICE_NAMES } from '@ruilplein/contracts';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
@@ -29,14 +30,16 @@ export function missingTools(): string | undefined {
   return `missing ${missing.join(', ')}: run \`npm run bootstrap\` (installs helm v3.19.0 into .tools/bin and kubernetes-validate into .tools/venv)`;
 }
 
-/** Every deployable folder: services/<name> with src/main.ts, shell, and each mfe-* remote. */
+/**
+ * Every deployable, from the contracts registry: the gateway and each registered service once its
+ * folder services/<name>/src/main.ts exists, the shell and each remote (FRONTENDS). The registry
+ * test fails on a service or frontend folder the registry does not name.
+ */
 export function deployables(root = repoRoot): Deployable[] {
-  const services = readdirSync(join(root, 'services'), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(root, 'services', d.name, 'src', 'main.ts')))
-    .map((d) => ({ name: d.name, kind: 'service' as const }));
-  const frontends = readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && (d.name === 'shell' || d.name.startsWith('mfe-')) && existsSync(join(root, d.name, 'package.json')))
-    .map((d) => ({ name: d.name, kind: 'frontend' as const }));
+  const services = [GATEWAY.name, ...SERVICE_NAMES]
+    .filter((name) => existsSync(join(root, 'services', name, 'src', 'main.ts')))
+    .map((name) => ({ name, kind: 'service' as const }));
+  const frontends = FRONTENDS.filter((name) => existsSync(join(root, name, 'package.json'))).map((name) => ({ name, kind: 'frontend' as const }));
   return [...services, ...frontends].sort((a, b) => a.name.localeCompare(b.name));
 }
 

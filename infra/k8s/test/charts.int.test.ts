@@ -150,6 +150,19 @@ describe('values rules', () => {
     expect(mounts.map((m) => m.mountPath)).toEqual(expect.arrayContaining(['/usr/share/nginx/html/remotes.json', '/usr/share/nginx/html/map.json']));
   });
 
+  it('the Ingress never routes the mail outbox; services trust the ingress controller and the gateway as proxies', async () => {
+    for (const files of [['values.yaml'], ['values.yaml', 'values-production.yaml']]) {
+      const r = await render(join(helmDir, umbrella), umbrellaFiles(...files));
+      expect(r.problems).toEqual([]);
+      const ingress = r.objects.find((o) => o.kind === 'Ingress') as { spec: { rules: Array<{ http: { paths: Array<{ path: string }> } }> } };
+      expect(ingress.spec.rules.flatMap((rule) => rule.http.paths.map((p) => p.path))).not.toContain('/dev/mail');
+      const hops = Object.fromEntries(
+        r.objects.filter((o) => o.kind === 'Deployment').flatMap((o) => (podSpec(o)?.containers?.[0]?.env ?? []).filter((e) => e.name === 'TRUSTED_PROXY_HOPS').map((e) => [o.metadata?.name, e.value])),
+      );
+      expect(hops, files.join('+')).toEqual({ gateway: '1', auth: '2', listing: '2', ...Object.fromEntries(Object.keys(hops).filter((n) => n !== 'gateway').map((n) => [n, '2'])) });
+    }
+  });
+
   it('NetworkPolicies: services take HTTP from the gateway only, the gateway from the ingress controller', async () => {
     type Policy = { spec: { ingress: Array<{ from: unknown[] }>; egress: Array<{ to?: Array<{ podSelector?: { matchLabels: Record<string, string> } }> }> } };
     const policy = async (chart: string) => (await render(join(helmDir, chart))).objects.find((o) => o.kind === 'NetworkPolicy') as unknown as Policy;

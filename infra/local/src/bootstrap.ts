@@ -21,6 +21,8 @@ const NATS_VERSION = 'v2.12.2';
 const HELM_VERSION = 'v3.19.0';
 /** Offline Kubernetes JSON schemas for the chart validation tests (PyPI). */
 const KUBERNETES_VALIDATE_VERSION = '1.34.1';
+/** Schema fuzzing of the services' OpenAPI documents (infra/checks), PyPI. */
+const SCHEMATHESIS_VERSION = '4.32.5';
 export const toolsVenv = join(repoRoot, '.tools', 'venv');
 const ferretdbSource = join(repoRoot, 'infra', 'ferretdb');
 const goHint = 'install Go >= 1.24 (https://go.dev/dl/) and run `npm run bootstrap` again';
@@ -65,7 +67,8 @@ export async function bootstrap(opts: BootstrapOptions = {}): Promise<void> {
   if (stores.includes('mongo')) await ensureMongo(log, problems);
   if (opts.testTools) {
     await ensureHelm(log, problems);
-    await ensureKubernetesValidate(log, problems);
+    await ensurePythonTool('kubernetes-validate', KUBERNETES_VALIDATE_VERSION, log, problems);
+    await ensurePythonTool('schemathesis', SCHEMATHESIS_VERSION, log, problems);
   }
   if (problems.length) throw new BootstrapError(problems.join('\n'));
 }
@@ -100,20 +103,24 @@ async function ensureHelm(log: (line: string) => void, problems: string[]) {
   await goBuild('helm', ['install', `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], repoRoot, log, problems);
 }
 
-/** PyPI's kubernetes-validate in .tools/venv: validates rendered manifests offline. */
-async function ensureKubernetesValidate(log: (line: string) => void, problems: string[]) {
-  const own = join(toolsVenv, 'bin', 'kubernetes-validate');
-  if (existsSync(own)) return log(`kubernetes-validate: ok (${own})`);
+/**
+ * A PyPI command-line tool in .tools/venv at its pinned version: kubernetes-validate validates
+ * rendered manifests offline, schemathesis fuzzes the services' OpenAPI documents.
+ */
+async function ensurePythonTool(name: string, version: string, log: (line: string) => void, problems: string[]) {
+  const own = join(toolsVenv, 'bin', name);
+  // Both print their version; another pin than this one is installed over.
+  if (existsSync(own) && (await run(own, ['--version'])).tail.includes(version)) return log(`${name}: ok (${own})`);
   const python = onPath('python3');
   if (!python) {
-    problems.push('kubernetes-validate: missing, and Python 3 is needed to install it; install python3 with venv (`sudo apt-get install -y python3-venv`) and run `npm run bootstrap` again');
+    problems.push(`${name}: missing, and Python 3 is needed to install it; install python3 with venv (\`sudo apt-get install -y python3-venv\`) and run \`npm run bootstrap\` again`);
     return;
   }
-  log(`kubernetes-validate: installing ${KUBERNETES_VALIDATE_VERSION} into ${toolsVenv}…`);
+  log(`${name}: installing ${version} into ${toolsVenv}…`);
   const venv = existsSync(join(toolsVenv, 'bin', 'pip')) ? { ok: true, tail: '' } : await run(python, ['-m', 'venv', toolsVenv]);
-  const result = venv.ok ? await run(join(toolsVenv, 'bin', 'pip'), ['install', '-q', `kubernetes-validate==${KUBERNETES_VALIDATE_VERSION}`]) : venv;
-  if (result.ok) log(`kubernetes-validate: ok (${own})`);
-  else problems.push(`kubernetes-validate: python3 -m venv + pip install kubernetes-validate==${KUBERNETES_VALIDATE_VERSION} failed (on Debian: \`sudo apt-get install -y python3-venv\`):\n${result.tail}`);
+  const result = venv.ok ? await run(join(toolsVenv, 'bin', 'pip'), ['install', '-q', `${name}==${version}`]) : venv;
+  if (result.ok) log(`${name}: ok (${own})`);
+  else problems.push(`${name}: python3 -m venv + pip install ${name}==${version} failed (on Debian: \`sudo apt-get install -y python3-venv\`):\n${result.tail}`);
 }
 
 async function goBuild(name: string, args: string[], cwd: string, log: (line: string) => void, problems: string[]) {

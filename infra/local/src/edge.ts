@@ -3,6 +3,8 @@ import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHe
 import { basename, extname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { isLoopback } from '@ruilplein/service-kit/client';
+import { acceptPath, checkedUrl } from '@ruilplein/service-kit/paths';
 import { createProxyServer } from 'http-proxy-3';
 
 export interface EdgeOptions {
@@ -11,7 +13,7 @@ export interface EdgeOptions {
   shellDir: string;
   /** Each remote's build by name (`{ listings: '…/mfe-listings/dist' }`), served under `/mfe/<name>/`. */
   remotes?: Record<string, string>;
-  /** The auth service: `/dev/mail` (local mode's mail outbox) goes there, as the kind Ingress routes it. */
+  /** The auth service: `/dev/mail` (local mode's mail outbox) goes there, for clients on this machine only. */
   mailUrl?: string;
 }
 
@@ -25,8 +27,9 @@ export interface EdgeControls {
 
 export type Edge = Server & EdgeControls;
 
-// The Kubernetes Ingress's Prefix rules: whole path segments, case-sensitive. The path itself goes
-// upstream untouched; the gateway matches case-insensitively (`/api/Auth/activate`).
+// The Kubernetes Ingress's Prefix rules: whole path segments, case-sensitive. Routing happens on the
+// checked path (acceptPath: no `..`, no encoded slashes), which goes upstream as it is; the gateway
+// matches case-insensitively (`/api/Auth/activate`).
 const gatewayPrefixes = ['/api', '/chathub', '/uploads'];
 const toGateway = (url = '/') => {
   const path = url.split('?', 1)[0] ?? '/';
@@ -37,6 +40,45 @@ const toMail = (url = '/') => {
   const path = url.split('?', 1)[0] ?? '/';
   return path === '/dev/mail' || path.startsWith('/dev/mail/');
 };
+
+/**
+ * What the browser may do on a page of the shell or a remote: scripts, styles and fonts from this
+ * origin only (the built index.html has no inline script; Module Federation loads the remotes from
+ * here too), images also from map tile servers, never framed. The nginx of the frontend images
+ * sends the same (infra/docker/nginx.conf; its test compares).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Sent with every frontend answer. No HSTS: the edge is plain http on this machine. */
+export const FRONTEND_SECURITY_HEADERS: Readonly<OutgoingHttpHeaders> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * The edge is the outermost hop: the forwarding headers say what it saw, replacing whatever the
+ * client sent (the gateway believes exactly one hop, see service-kit client.ts).
+ */
+function setForwarded(req: IncomingMessage) {
+  req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
+  req.headers['x-forwarded-proto'] = 'http';
+  if (req.headers.host) req.headers['x-forwarded-host'] = req.headers.host;
+  else delete req.headers['x-forwarded-host'];
+  for (const name of ['x-forwarded-port', 'x-real-ip', 'forwarded']) delete req.headers[name];
+}
 
 const unavailable = JSON.stringify({ message: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.' });
 
@@ -67,14 +109,14 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The one origin the browser talks to locally, shaped like the Ingress. Not listening yet. */
 export function createEdge(opts: EdgeOptions): Edge {
-  const proxy = createProxyServer({ target: opts.gatewayUrl, ws: true, xfwd: true });
+  const proxy = createProxyServer({ target: opts.gatewayUrl, ws: true });
   proxy.on('error', (_err, _req, res) => {
     if (!(res instanceof ServerResponse)) return res.destroy();
     if (res.headersSent) return res.destroy();
     res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' }).end(unavailable);
   });
 
-  const mailProxy = opts.mailUrl ? createProxyServer({ target: opts.mailUrl, xfwd: true }) : undefined;
+  const mailProxy = opts.mailUrl ? createProxyServer({ target: opts.mailUrl }) : undefined;
   mailProxy?.on('error', (_err, _req, res) => {
     if (res instanceof ServerResponse && !res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' }).end(unavailable);
     else res.destroy();
@@ -89,7 +131,7 @@ export function createEdge(opts: EdgeOptions): Edge {
   const files = new FileCache();
 
   const frontend = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { ...FRONTEND_SECURITY_HEADERS, allow: 'GET, HEAD' }).end();
     const pathname = (req.url ?? '/').split('?', 1)[0]!;
     if (pathname !== '/mfe' && !pathname.startsWith('/mfe/')) return files.serve(req, res, opts.shellDir, pathname, { spa: true });
     const [, name = '', rest = '/'] = /^\/mfe\/?([^/]*)(.*)$/.exec(pathname) ?? [];
@@ -100,12 +142,31 @@ export function createEdge(opts: EdgeOptions): Edge {
     return files.serve(req, res, found.dir, rest || '/', { spa: false });
   };
 
+  // Services answer plain http here: an HSTS header of theirs would be wrong on localhost.
+  for (const p of [proxy, mailProxy]) p?.on('proxyRes', (proxyRes) => delete proxyRes.headers['strict-transport-security']);
+
   const server = createServer((req, res) => {
-    if (toGateway(req.url)) return proxy.web(req, res);
-    if (mailProxy && toMail(req.url)) return mailProxy.web(req, res);
+    if (!acceptPath(req, res)) return;
+    if (toGateway(req.url)) {
+      setForwarded(req);
+      return proxy.web(req, res);
+    }
+    if (toMail(req.url)) {
+      // The mail outbox holds every member's links: for this machine only, by the connection's
+      // own address (headers can say anything).
+      if (!mailProxy || !isLoopback(req.socket.remoteAddress)) return void text(res, 404, 'Niet gevonden');
+      setForwarded(req);
+      return mailProxy.web(req, res);
+    }
     frontend(req, res).catch(() => (res.headersSent ? res.destroy() : text(res, 500, 'Interne fout')));
   });
-  server.on('upgrade', (req, socket, head) => (toGateway(req.url) ? proxy.ws(req, socket, head) : socket.destroy()));
+  server.on('upgrade', (req, socket, head) => {
+    const url = checkedUrl(req.url);
+    if (url === undefined || !toGateway(url)) return socket.destroy();
+    req.url = url;
+    setForwarded(req);
+    proxy.ws(req, socket, head);
+  });
   return Object.assign(server, {
     blockRemote: (name: string, blocked: boolean) => void (remote(name).blocked = blocked),
     serveRemoteFrom: (name: string, dir: string | undefined) => {
@@ -116,11 +177,11 @@ export function createEdge(opts: EdgeOptions): Edge {
 }
 
 const text = (res: ServerResponse, status: number, body: string) =>
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+  res.writeHead(status, { ...FRONTEND_SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(body);
 
 const notBuilt = (dir: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Ruilplein: frontend not built</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 3rem auto">
+<body>
 <h1>The frontend is not built</h1>
 <p>There is no <code>${dir.replace(/[<>&]/g, '')}/index.html</code>. Run <code>npm run build -w @ruilplein/shell</code>
 (and <code>-w @ruilplein/mfe-listings</code>, <code>mfe-trades</code>, <code>mfe-admin</code>), or restart <code>npm start</code>, which builds what is missing.</p>
@@ -169,18 +230,18 @@ class FileCache {
       if (!spa || extname(path)) return void text(res, 404, 'Niet gevonden');
       file = join(root, 'index.html');
       info = await stat(file).catch(() => undefined);
-      if (!info?.isFile()) return void res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(notBuilt(dir));
+      if (!info?.isFile()) return void res.writeHead(503, { ...FRONTEND_SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(notBuilt(dir));
     }
 
     const ext = extname(file).toLowerCase();
     const etag = `W/"${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`;
     const headers: OutgoingHttpHeaders = {
+      ...FRONTEND_SECURITY_HEADERS,
       'content-type': contentTypes[ext] ?? 'application/octet-stream',
       // Hashed files never change under their name; everything else (index.html, remotes.json,
       // mf-manifest.json, a remote entry without hash) is asked again on every use.
       'cache-control': contentHashed.test(basename(file)) ? IMMUTABLE : 'no-cache',
       etag,
-      'x-content-type-options': 'nosniff',
     };
     if (compressible.has(ext)) headers.vary = 'accept-encoding';
     if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();

@@ -6,19 +6,20 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, wr
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { localPorts, SERVICE_NAMES, upstreamVariable } from '@ruilplein/contracts';
 import { hasExited, onOutputLines, spawnChild, stopChild } from './children.ts';
 import { createEdge, type Edge } from './edge.ts';
 import { buildStaleFrontends, frontends, remoteDists, shellDist, type Frontend } from './frontends.ts';
 import { repoRoot } from './paths.ts';
 import { freePort, startStores, type StoreName, type Stores } from './stores.ts';
 
-/** The ports of `npm start` (README "What `npm start` starts"). */
+/** The ports of `npm start` (README "What `npm start` starts"); the services' come from the contracts registry. */
 export const fixedPorts = {
   edge: 8080,
-  services: { gateway: 8100, auth: 8101, listing: 8102, trade: 8103, chat: 8104, moderation: 8105, payment: 8106 } as Record<string, number>,
+  services: localPorts as Record<string, number>,
   stores: { mongo: 27117, redis: 6479, nats: 4322 } as Record<StoreName, number>,
 };
-const domainServices = ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment'];
+const domainServices = SERVICE_NAMES;
 const servicesDir = join(repoRoot, 'services');
 const UP_WITHIN_MS = 60_000;
 
@@ -95,11 +96,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     }
     for (const f of frontends) if (!existsSync(f.marker)) log(`${f.package} is not built (no ${f.marker}): run \`npm run build -w ${f.package}\``);
 
-    const stores = await startStores({ dataDir: opts.dataDir, ports: opts.ports === 'fixed' ? fixedPorts.stores : {}, envPrefix: opts.envPrefix, log });
+    const names = findServices(log);
+    // Each service its own NATS user (infra/local/src/stores.ts natsPermissions).
+    const stores = await startStores({ dataDir: opts.dataDir, ports: opts.ports === 'fixed' ? fixedPorts.stores : {}, envPrefix: opts.envPrefix, log, natsUsers: names });
     stack.push(() => stores.stop());
     checkAbort();
 
-    const names = findServices(log);
     const ports: Record<string, number> = {};
     for (const name of [...new Set([...names, ...domainServices, 'gateway'])]) ports[name] = opts.ports === 'fixed' ? fixedPorts.services[name]! : await freePort();
     const serviceUrl = (name: string) => `http://127.0.0.1:${ports[name]}`;
@@ -161,7 +163,7 @@ function findServices(log: (line: string) => void): string[] {
   const names = readdirSync(servicesDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(servicesDir, d.name, 'src', 'main.ts')))
     .map((d) => d.name);
-  for (const name of names.filter((n) => !fixedPorts.services[n])) log(`services/${name}: no port in the table in infra/local/src/platform.ts, not started`);
+  for (const name of names.filter((n) => !fixedPorts.services[n])) log(`services/${name}: not in the contracts registry (packages/contracts/src/registry.ts), not started`);
   return names.filter((n) => fixedPorts.services[n]).sort((a, b) => fixedPorts.services[a]! - fixedPorts.services[b]!);
 }
 
@@ -189,7 +191,7 @@ function startService(
   local: { publicUrl: string; jwtKey: string },
   reportExit: () => boolean,
 ): StartedService {
-  const upstreams = Object.fromEntries(domainServices.map((d) => [`UPSTREAM_${d.toUpperCase()}`, `http://127.0.0.1:${ports[d]}`]));
+  const upstreams = Object.fromEntries(domainServices.map((d) => [upstreamVariable(d), `http://127.0.0.1:${ports[d]}`]));
   // Not the test runner's own variables: a service under `npm test` runs as under `npm start`.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
   const child = spawnChild(process.execPath, ['src/main.ts'], {
@@ -198,9 +200,13 @@ function startService(
     env: {
       ...env,
       PORT: `${ports[name]}`,
+      // Not a public server: only the edge listens for the browser, and it is the one hop in front
+      // of the gateway (edge, gateway: two in front of a service).
+      HOST: '127.0.0.1',
+      TRUSTED_PROXY_HOPS: name === 'gateway' ? '1' : '2',
       MONGODB_URL: stores.mongoUrl,
       REDIS_URL: stores.redisUrl,
-      NATS_URL: stores.natsUrl,
+      NATS_URL: stores.natsUrlFor(name),
       AUTH_JWKS_URL: `http://127.0.0.1:${ports.auth}/.well-known/jwks.json`,
       ...upstreams,
       RUILPLEIN_MODE: 'local',

@@ -1,4 +1,4 @@
-// `npm start`: the whole platform on this machine, see ARCHITECTURE.md "Running it".
+// `npm start`: the whole platform on this machine, see docs/architecture.md "Running".
 import { join } from 'node:path';
 import { styleText } from 'node:util';
 import { bootstrap } from './bootstrap.ts';
@@ -50,7 +50,7 @@ function printSummary(p: Platform) {
       ...(p.services.length ? p.services.map((svc) => row(svc.name, 'service', svc.url)) : [row('(none)', 'service', 'no services/*/src/main.ts yet')]),
       row('mongo', s.kind.mongo, s.mongoUrl),
       row('redis', s.kind.redis, s.redisUrl),
-      row('nats', s.kind.nats, s.natsUrl),
+      row('nats', s.kind.nats, s.natsUrl.replace(/\/\/[^@/]*@/, '//')),
       row('data', '', `${p.dataDir} (logs in logs/)`),
       ...(demoAdmin
         ? [row('admin', 'login', `${demoAdmin.email} / ${demoAdmin.password} (demo members: same password)`), row('mail', 'outbox', `${p.url}/dev/mail`)]

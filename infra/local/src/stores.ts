@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,7 +20,13 @@ export interface StoreKinds {
 export interface Stores {
   mongoUrl: string;
   redisUrl: string;
+  /** As the privileged user (tests, tools, the runner) when this runner started NATS with users. */
   natsUrl: string;
+  /**
+   * The NATS URL a service connects with: as its own user (it may publish only its own subjects,
+   * see natsServerConfig), or natsUrl when NATS came from the environment (no users imposed).
+   */
+  natsUrlFor(service: string): string;
   kind: StoreKinds;
   stop(): Promise<void>;
 }
@@ -35,13 +42,22 @@ export interface StartStoresOptions {
    * REDIS_URL and NATS_URL; 'TEST_' reads TEST_MONGODB_URL…; false ignores the environment.
    */
   envPrefix?: string | false;
+  /** Services that get a NATS user of their own (a NATS the runner starts); default NATS_SERVICES. */
+  natsUsers?: readonly string[];
 }
+
+/** The services that use NATS (the gateway does not). */
+export const NATS_SERVICES = ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment'] as const;
+/** Full rights: tests, tools (`npm run deadletter`) and the runner. */
+export const NATS_ADMIN = 'ruilplein-admin';
 
 export const storeEnv = { mongo: 'MONGODB_URL', redis: 'REDIS_URL', nats: 'NATS_URL' } as const;
 
 interface Started<K> {
   url: string;
   kind: K;
+  /** Per user, when the server was started with users (NATS only). */
+  userUrls?: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -62,10 +78,17 @@ export async function startStores(opts: StartStoresOptions): Promise<Stores> {
   for (const [name, s] of [['mongo', mongo.value], ['redis', redis.value], ['nats', nats.value]] as const) {
     opts.log?.(`${name}: ${s.kind} at ${s.url}`);
   }
+  const natsUsers = nats.value.userUrls;
   return {
     mongoUrl: mongo.value.url,
     redisUrl: redis.value.url,
-    natsUrl: nats.value.url,
+    natsUrl: natsUsers?.[NATS_ADMIN] ?? nats.value.url,
+    natsUrlFor(service) {
+      if (!natsUsers) return nats.value.url;
+      const url = natsUsers[service];
+      if (!url) throw new Error(`NATS has no user ${service}: add it to natsUsers of startStores`);
+      return url;
+    },
     kind: { mongo: mongo.value.kind, redis: redis.value.kind, nats: nats.value.kind },
     stop,
   };
@@ -74,7 +97,7 @@ export async function startStores(opts: StartStoresOptions): Promise<Stores> {
 async function startStore<S extends StoreName>(store: S, opts: StartStoresOptions): Promise<Started<StoreKinds[S]>> {
   const fromEnv = opts.envPrefix === false ? undefined : process.env[(opts.envPrefix ?? '') + storeEnv[store]];
   if (fromEnv) return { url: fromEnv, kind: 'env', stop: async () => {} } as Started<StoreKinds[S]>;
-  const started = (await dockerAnswers()) ? await startContainer(store, opts.ports?.[store]) : await startLocal(store, opts);
+  const started = (await dockerAnswers()) ? await startContainer(store, opts) : await startLocal(store, opts);
   return started as Started<StoreKinds[S]>;
 }
 
@@ -85,11 +108,17 @@ const images = {
   nats: { image: 'nats:2.12-alpine', port: 4222, command: ['nats-server', '-js'] },
 } as const;
 
-async function startContainer(store: StoreName, hostPort: number | undefined): Promise<Started<'container'>> {
+async function startContainer(store: StoreName, opts: StartStoresOptions): Promise<Started<'container'>> {
   const { GenericContainer } = await import('testcontainers');
   const { image, port, command } = images[store];
+  const hostPort = opts.ports?.[store];
   let container = new GenericContainer(image).withExposedPorts(hostPort ? { container: port, host: hostPort } : port);
-  if (command.length) container = container.withCommand([...command]);
+  // A throw-away container: passwords for this run only.
+  const users = store === 'nats' ? natsUsers(undefined, opts.natsUsers) : undefined;
+  if (users) {
+    const target = '/etc/nats/ruilplein.conf';
+    container = container.withCopyContentToContainer([{ content: natsServerConfig(users), target }]).withCommand([...command, '-c', target]);
+  } else if (command.length) container = container.withCommand([...command]);
   const started = await container.start();
   const url = `${scheme[store]}://${started.getHost()}:${started.getMappedPort(port)}`;
   const stop = async () => {
@@ -101,7 +130,7 @@ async function startContainer(store: StoreName, hostPort: number | undefined): P
     await stop();
     throw new Error(`${store} container (${image}) did not answer: ${(err as Error).message}`, { cause: err });
   }
-  return { url, kind: 'container', stop };
+  return { url, kind: 'container', stop, ...(users && { userUrls: userUrls(url, users) }) };
 }
 
 const scheme = { mongo: 'mongodb', redis: 'redis', nats: 'nats' } as const;
@@ -117,7 +146,8 @@ function localServer(store: StoreName, dir: string, port: number) {
       // Append-only file without RDB snapshots: every write survives a restart.
       return { kind: 'redis-server', bin: findBinary('redis-server'), args: ['--bind', '127.0.0.1', '--port', `${port}`, '--dir', dir, '--appendonly', 'yes', '--save', ''] } as const;
     case 'nats':
-      return { kind: 'nats-server', bin: findBinary('nats-server'), args: ['-js', '-a', '127.0.0.1', '-p', `${port}`, '-sd', dir] } as const;
+      // The config holds the users (natsServerConfig); the flags win over it.
+      return { kind: 'nats-server', bin: findBinary('nats-server'), args: ['-c', `${dir}.conf`, '-js', '-a', '127.0.0.1', '-p', `${port}`, '-sd', dir] } as const;
   }
 }
 
@@ -127,6 +157,8 @@ async function startLocal(store: StoreName, opts: StartStoresOptions): Promise<S
   mkdirSync(dir, { recursive: true });
   mkdirSync(logDir, { recursive: true });
   const port = opts.ports?.[store] ?? (await freePort());
+  const users = store === 'nats' ? natsUsers(opts.dataDir, opts.natsUsers) : undefined;
+  if (users) writeFileSync(`${dir}.conf`, natsServerConfig(users), { mode: 0o600 });
   const { kind, bin, args } = localServer(store, dir, port);
   if (!bin) throw new Error(`${kind}: not found in .tools/bin or on the PATH; run \`npm run bootstrap\``);
 
@@ -148,7 +180,53 @@ async function startLocal(store: StoreName, opts: StartStoresOptions): Promise<S
     await stopChild(child);
     throw new Error(`${kind} (port ${port}) did not come up: ${(err as Error).message}\n  last output (${logFile}):\n    ${tail.join('\n    ')}`, { cause: err });
   }
-  return { url, kind, stop: () => stopChild(child) };
+  return { url, kind, stop: () => stopChild(child), ...(users && { userUrls: userUrls(url, users) }) };
+}
+
+type NatsUsers = Record<string, string>;
+
+/**
+ * A password per user: kept in `<dataDir>/nats-users.json` (like the token key, so a service
+ * restarted by hand still connects); made afresh without a data dir. Users missing from the
+ * file are added.
+ */
+function natsUsers(dataDir: string | undefined, services: readonly string[] = NATS_SERVICES): NatsUsers {
+  const file = dataDir && join(dataDir, 'nats-users.json');
+  const kept: NatsUsers = file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as NatsUsers) : {};
+  const users: NatsUsers = {};
+  for (const user of [NATS_ADMIN, ...services]) users[user] = kept[user] ?? randomBytes(24).toString('base64url');
+  if (file && Object.keys(users).some((u) => !kept[u])) writeFileSync(file, JSON.stringify({ ...kept, ...users }, null, 2), { mode: 0o600 });
+  return users;
+}
+
+function userUrls(url: string, users: NatsUsers): Record<string, string> {
+  return Object.fromEntries(Object.keys(users).map((user) => [user, url.replace('://', `://${encodeURIComponent(user)}:${users[user]}@`)]));
+}
+
+/**
+ * What a service's NATS user may do: publish its own events (`<service>.>`, its stream), its
+ * dead letters (`deadletter.<service>.<durable>`), requests to others' queries (`rpc.>`), and
+ * the JetStream API and acks; receive its own queries (`rpc.<service>.>`) and replies
+ * (`_INBOX.>`, where JetStream delivers too); answer the requests it received. So no service can
+ * publish another's events. The Helm chart's in-cluster NATS gives the same rights
+ * (helm/ruilplein/templates/nats-config.yaml).
+ */
+export function natsPermissions(service: string) {
+  return {
+    publish: { allow: [`${service}.>`, `deadletter.${service}.>`, 'rpc.>', '$JS.API.>', '$JS.ACK.>'] },
+    subscribe: { allow: [`rpc.${service}.>`, '_INBOX.>'] },
+    allow_responses: true,
+  };
+}
+
+/** nats-server reads JSON as configuration. */
+export function natsServerConfig(users: NatsUsers): string {
+  const entries = Object.entries(users).map(([user, password]) => ({
+    user,
+    password,
+    ...(user !== NATS_ADMIN && { permissions: natsPermissions(user) }),
+  }));
+  return `${JSON.stringify({ authorization: { users: entries } }, null, 2)}\n`;
 }
 
 export function freePort(): Promise<number> {

@@ -3,7 +3,10 @@ import { inject } from 'vitest';
 export interface TestStoreUrls {
   mongoUrl: string;
   redisUrl: string;
+  /** As the privileged NATS user. */
   natsUrl: string;
+  /** Per service, as its own NATS user (infra/local/src/stores.ts); absent when TEST_NATS_URL names a NATS. */
+  natsServiceUrls?: Record<string, string>;
 }
 
 declare module 'vitest' {

@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { createEdge, type Edge } from '../src/edge.ts';
+import { CONTENT_SECURITY_POLICY, createEdge, type Edge } from '../src/edge.ts';
 
 /** Builds as the frontends' look: the shell, and one remote (served under /mfe/listings/). */
 const fixture = mkdtempSync(join(tmpdir(), 'ruilplein-edge-'));
@@ -34,10 +34,10 @@ for (const [path, body] of Object.entries(files)) {
 const indexHtml = files['shell/index.html'];
 const unavailable = { message: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.' };
 
-async function listen(server: Server): Promise<string> {
-  server.listen(0, '127.0.0.1');
+async function listen(server: Server, host = '127.0.0.1'): Promise<string> {
+  server.listen(0, host);
   await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
 }
 
 /** The close code of a websocket that fails (1006: the connection dropped without a handshake). */
@@ -55,7 +55,8 @@ const upstream = createServer(async (req, res) => {
   let body = '';
   for await (const chunk of req) body += chunk;
   seen.push({ method: req.method, url: req.url, headers: req.headers, body });
-  res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'gateway' }).end(JSON.stringify({ url: req.url }));
+  // As helmet sends it: wrong on plain-http localhost, so the edge drops it.
+  res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'gateway', 'strict-transport-security': 'max-age=31536000' }).end(JSON.stringify({ url: req.url }));
 });
 new WebSocketServer({ server: upstream }).on('connection', (socket, req) => {
   socket.on('message', (data) => socket.send(`${req.url} ${String(data)}`));
@@ -65,7 +66,9 @@ let edge: Edge;
 let base = '';
 
 beforeAll(async () => {
-  edge = createEdge({ gatewayUrl: await listen(upstream), shellDir, remotes: { listings: remoteDir } });
+  const upstreamUrl = await listen(upstream);
+  // The stand-in plays the auth service for /dev/mail too.
+  edge = createEdge({ gatewayUrl: upstreamUrl, shellDir, remotes: { listings: remoteDir }, mailUrl: upstreamUrl });
   base = await listen(edge);
 });
 
@@ -76,17 +79,21 @@ afterAll(async () => {
   rmSync(fixture, { recursive: true, force: true });
 });
 
-/** A request exactly as written: fetch() would normalise `..` and decode nothing. */
-const raw = (path: string) =>
-  new Promise<number | undefined>((resolve, reject) => {
-    const { hostname, port } = new URL(base);
-    request({ hostname, port, path }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
+/** A request exactly as written (fetch() would normalise `..`): status and body. */
+const send = (path: string, opts: { method?: string; headers?: Record<string, string>; at?: string } = {}) =>
+  new Promise<{ status?: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const { hostname, port } = new URL(opts.at ?? base);
+    request({ hostname, port, path, method: opts.method ?? 'GET', headers: opts.headers }, async (res) => {
+      let body = '';
+      for await (const chunk of res) body += chunk;
+      resolve({ status: res.statusCode, headers: res.headers, body });
     })
       .on('error', reject)
       .end();
   });
+const raw = async (path: string) => (await send(path)).status;
+
+const INVALID_PATH = { message: 'Ongeldig pad.' };
 
 describe('the local edge', () => {
   it('passes /api paths to the gateway exactly as asked: case, query, method, body', async () => {
@@ -97,6 +104,94 @@ describe('the local edge', () => {
     expect(await res.json()).toEqual({ url: '/api/Auth/activate?token=a%20B&x=1' });
     expect(seen).toEqual([expect.objectContaining({ method: 'POST', url: '/api/Auth/activate?token=a%20B&x=1', body: '{"a":1}' })]);
     expect(seen[0]?.headers['x-forwarded-for']).toBe('127.0.0.1');
+  });
+
+  it('refuses every way around the gateway with 400 before routing: dot segments, encoded slashes, backslashes', async () => {
+    seen.length = 0;
+    const bypasses: Array<[string, string]> = [
+      ['GET', '/dev/mail/../../openapi.json'],
+      ['GET', '/dev/mail/%2e%2e/%2e%2e/.well-known/jwks.json'],
+      ['GET', '/api/category/../../readyz'],
+      ['POST', '/dev/mail/../../api/auth/login'],
+      ['GET', '/dev/mail/%2E%2e/%2e./openapi.json'],
+      ['GET', '/api/..%2f..%2freadyz'],
+      ['GET', '/api/%2e%2e%5creadyz'],
+      ['GET', '/api\\..\\readyz'],
+      ['GET', '/api/category/%zz'],
+      ['GET', '/uploads/../dev/mail'],
+      ['GET', '/chathub/../healthz'],
+    ];
+    for (const [method, path] of bypasses) {
+      const res = await send(path, { method });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(JSON.parse(res.body), path).toEqual(INVALID_PATH);
+    }
+    // Nothing reached the gateway or the mail outbox.
+    expect(seen).toEqual([]);
+  });
+
+  it('collapses repeated slashes before routing and passes the collapsed path on', async () => {
+    seen.length = 0;
+    expect((await send('//api//category?x=a//b')).status).toBe(201);
+    expect(seen.map((s) => s.url)).toEqual(['/api/category?x=a//b']);
+  });
+
+  it('overwrites the forwarding headers a client sends, so the gateway sees the real client', async () => {
+    seen.length = 0;
+    const spoofed = { 'x-forwarded-for': '1.2.3.4', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example', 'x-forwarded-port': '443', 'x-real-ip': '1.2.3.4', forwarded: 'for=1.2.3.4' };
+    expect((await send('/api/category', { headers: spoofed })).status).toBe(201);
+    expect((await send('/dev/mail', { headers: spoofed })).status).toBe(201);
+    for (const { headers } of seen) {
+      expect(headers['x-forwarded-for']).toBe('127.0.0.1');
+      expect(headers['x-forwarded-proto']).toBe('http');
+      expect(headers['x-forwarded-host']).toBe(new URL(base).host);
+      for (const name of ['x-forwarded-port', 'x-real-ip', 'forwarded']) expect(headers[name], name).toBeUndefined();
+    }
+    expect(seen).toHaveLength(2);
+  });
+
+  it('drops a service’s HSTS header: the edge is plain http', async () => {
+    const res = await fetch(`${base}/api/category`);
+    expect(res.status).toBe(201);
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  const outside = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+  it.skipIf(!outside)('serves /dev/mail to clients on this machine only, by the connection’s address', async () => {
+    const open = createEdge({ gatewayUrl: base, shellDir, mailUrl: base });
+    const at = await listen(open, outside);
+    try {
+      seen.length = 0;
+      // Connected through the network interface: not loopback, whatever the headers claim.
+      for (const path of ['/dev/mail', '/dev/mail/messages.json']) {
+        const res = await send(path, { at, headers: { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1' } });
+        expect(res.status, path).toBe(404);
+      }
+      expect(seen).toEqual([]);
+      expect((await send('/dev/mail/messages.json')).status).toBe(201);
+      expect(seen.map((s) => s.url)).toEqual(['/dev/mail/messages.json']);
+    } finally {
+      open.closeAllConnections();
+      await close(open);
+    }
+  });
+
+  it('serves the frontends with a Content-Security-Policy without inline script, no framing, a Referrer-Policy, and no HSTS', async () => {
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
+    expect(CONTENT_SECURITY_POLICY).toContain("img-src 'self' https: data: blob:");
+    for (const path of ['/', '/dashboard/search', '/static/js/main.0123abcd.js', '/remotes.json', '/mfe/listings/mf-manifest.json', '/missing.json', '/mfe/nope/x.js']) {
+      const res = await fetch(base + path);
+      expect(res.headers.get('content-security-policy'), path).toBe(CONTENT_SECURITY_POLICY);
+      expect(res.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('strict-transport-security'), path).toBeNull();
+    }
   });
 
   it('passes /uploads/* and /chathub to the gateway', async () => {
@@ -213,10 +308,12 @@ describe('the local edge', () => {
   it('never serves files outside the directory of the shell or of a remote', async () => {
     // infra/local/package.json is one level up from the shell; the shell is next to the remote.
     writeFileSync(join(fixture, 'package.json'), '{}');
-    for (const path of ['/..%2fpackage.json', '/%2e%2e/package.json', '/mfe/listings/..%2f..%2fpackage.json', '/mfe/listings/../shell/index.html', '/mfe/listings/%2e%2e%2fshell%2findex.html', '/a%00.js']) {
-      expect(await raw(path), path).toBe(404);
+    // Refused as paths (400) before any file is looked up.
+    for (const path of ['/..%2fpackage.json', '/%2e%2e/package.json', '/mfe/listings/..%2f..%2fpackage.json', '/mfe/listings/../shell/index.html', '/mfe/listings/%2e%2e%2fshell%2findex.html', '/a%00.js', '/%E0%A4%A.js']) {
+      expect(await raw(path), path).toBe(400);
     }
-    expect(await raw('/%E0%A4%A.js')).toBe(400);
+    // Well-formed but not valid UTF-8 once decoded: no file.
+    expect(await raw('/%E0%A4.js')).toBe(400);
   });
 
   it('stops serving a remote on request (503), and serves it from another directory', async () => {

@@ -4,7 +4,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { connect } from 'nats';
+import { ensureStream, natsServers } from '@ruilplein/service-kit';
+import { connect, ErrorCode, NatsError } from 'nats';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { dockerAnswers } from '../src/docker.ts';
@@ -33,7 +34,7 @@ async function withRedis<T>(url: string, use: (client: ReturnType<typeof redisCl
 }
 
 async function withNats<T>(url: string, use: (nc: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T> {
-  const nc = await connect({ servers: url });
+  const nc = await connect(natsServers(url));
   try {
     return await use(nc);
   } finally {
@@ -70,6 +71,61 @@ describe('the stores provided to integration tests', () => {
       doc: { tag, n: 1 },
       value: 'ja',
       message: { subject: `localtest.${tag}.created`, data: tag },
+    });
+  });
+});
+
+describe.skipIf(!testStores().natsServiceUrls)('NATS users', () => {
+  // Each publish expects a stream that does not exist: JetStream answers it (so the server let it
+  // through) without storing anything, and no other test's consumer sees a forged event.
+  const attempt = (url: string, subject: string) =>
+    withNats(url, (nc) =>
+      nc
+        .jetstream()
+        .publish(subject, new TextEncoder().encode('{}'), { expect: { streamName: 'permission-probe' } })
+        .then(
+          () => 'stored',
+          (err: unknown) => (err instanceof NatsError && err.code === ErrorCode.PermissionsViolation ? 'refused' : 'allowed'),
+        ),
+    );
+
+  it('let a service publish its own events and dead letters only; the admin user publishes anything', async () => {
+    const { natsUrl, natsServiceUrls } = testStores();
+    const listing = natsServiceUrls!.listing!;
+    await withNats(natsUrl, async (nc) => {
+      const bus = { nc, js: nc.jetstream(), jsm: await nc.jetstreamManager() };
+      for (const stream of ['listing', 'auth', 'deadletter']) await ensureStream(bus, stream);
+    });
+    const outcomes = {
+      'listing listing.x.y': await attempt(listing, 'listing.x.y'),
+      'listing auth.user.registered': await attempt(listing, 'auth.user.registered'),
+      'listing deadletter.listing.listing-x': await attempt(listing, 'deadletter.listing.listing-x'),
+      'listing deadletter.auth.auth-x': await attempt(listing, 'deadletter.auth.auth-x'),
+      'admin listing.x.y': await attempt(natsUrl, 'listing.x.y'),
+      'admin auth.user.registered': await attempt(natsUrl, 'auth.user.registered'),
+    };
+    expect(outcomes).toEqual({
+      'listing listing.x.y': 'allowed',
+      'listing auth.user.registered': 'refused',
+      'listing deadletter.listing.listing-x': 'allowed',
+      'listing deadletter.auth.auth-x': 'refused',
+      'admin listing.x.y': 'allowed',
+      'admin auth.user.registered': 'allowed',
+    });
+  });
+
+  it('let a service answer its own queries and ask others, but not serve another service’s', async () => {
+    const { natsServiceUrls } = testStores();
+    await withNats(natsServiceUrls!.listing!, async (listing) => {
+      await withNats(natsServiceUrls!.auth!, async (auth) => {
+        auth.subscribe('rpc.auth.probe', { callback: (_err, msg) => msg.respond(new TextEncoder().encode('ja')) });
+        await auth.flush();
+        const answer = await listing.request('rpc.auth.probe', undefined, { timeout: 2000 });
+        expect(new TextDecoder().decode(answer.data)).toBe('ja');
+
+        const refused = new Promise((resolve) => listing.subscribe('rpc.auth.other', { callback: resolve }));
+        await expect(refused).resolves.toMatchObject({ code: ErrorCode.PermissionsViolation });
+      });
     });
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { Category } from '@ruilplein/contracts';
-import { api, ApiError, EmptyState, ErrorMessage, Page, Spinner } from '@ruilplein/ui';
+import { categoryApi, type Category } from '@ruilplein/contracts/browser';
+import { ApiError, EmptyState, ErrorMessage, Page, request, Spinner } from '@ruilplein/ui';
 import { CategoryIcon } from './CategoryIcon.tsx';
 import './categories.css';
 
@@ -13,7 +13,7 @@ export function CategoriesPage() {
   useEffect(() => {
     const abort = new AbortController();
     setState({ status: 'loading' });
-    api<Category[]>('/api/category', { signal: abort.signal }).then(
+    request(categoryApi.list, { signal: abort.signal }).then(
       (categories) => setState({ status: 'loaded', categories }),
       (err: unknown) => {
         if (abort.signal.aborted) return;

@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { UserDeletedEventSchema, UserEventSchema } from './http/auth.ts';
-import { CategorySchema } from './http/category.ts';
+import type { ServiceName } from './routes.ts';
 
-/** Every NATS subject with the zod schema of its payload: `<service>.<entity>.<past-tense verb>`. */
-export const eventRegistry = {
-  'listing.category.created': CategorySchema,
-  'auth.user.registered': UserEventSchema,
-  'auth.user.activated': UserEventSchema,
-  'auth.user.updated': UserEventSchema,
-  'auth.user.deleted': UserDeletedEventSchema,
-} as const;
-
+/**
+ * A service's events: NATS subject → zod schema of the payload, `<service>.<entity>.<past-tense
+ * verb>`. Each service declares its own in `<service>/events.ts`; `eventRegistry` joins them.
+ */
 export type EventRegistry = Record<string, z.ZodType>;
-export type Subject<R extends EventRegistry = typeof eventRegistry> = keyof R & string;
+export type Subject<R extends EventRegistry> = keyof R & string;
 export type PayloadOf<R extends EventRegistry, S extends keyof R> = z.output<R[S]>;
+
+/** Declares `service`'s events; a subject of another service does not compile (the registry test checks it too). */
+export const defineEvents = <S extends ServiceName, T extends Record<string, z.ZodType>>(
+  _service: S,
+  events: T & { [K in Exclude<keyof T, `${S}.${string}.${string}`>]: never },
+): T => events;
 
 export const EventEnvelopeSchema = z.object({
   id: z.uuid(),

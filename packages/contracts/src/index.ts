@@ -3,22 +3,42 @@ import { z } from 'zod';
 // Validation messages for members are Dutch; one switch here covers every schema below.
 z.config(z.locales.nl());
 
-export * from './events.ts';
 export * from './routes.ts';
+export * from './events.ts';
 export * from './errors.ts';
-export * from './auth.ts';
-export * from './http/category.ts';
-export * from './http/auth.ts';
-export * from './http/geo.ts';
-export * from './http/admin-users.ts';
-export * from './http/user.ts';
+export * from './ownership.ts';
+export * from './registry.ts';
 
-import type { RouteDef } from './routes.ts';
-import { categoryRoutes } from './http/category.ts';
-import { authRoutes } from './http/auth.ts';
-import { geoRoutes } from './http/geo.ts';
-import { adminUserRoutes } from './http/admin-users.ts';
-import { userRoutes } from './http/user.ts';
+export * from './auth/rules.ts';
+export * from './auth/refs.ts';
+export * from './auth/tokens.ts';
+export * from './auth/routes.ts';
+export * from './auth/events.ts';
+export * from './auth/queries.ts';
 
-/** Every HTTP route of the API; the gateway lets the public ones through without a token. */
-export const apiRoutes: readonly RouteDef[] = [...Object.values(categoryRoutes), ...Object.values(authRoutes), ...Object.values(geoRoutes), ...Object.values(userRoutes), ...Object.values(adminUserRoutes)];
+export * from './listing/rules.ts';
+export * from './listing/refs.ts';
+export * from './listing/routes.ts';
+export * from './listing/events.ts';
+export * from './listing/queries.ts';
+
+export * from './trade/rules.ts';
+export * from './trade/refs.ts';
+export * from './trade/routes.ts';
+export * from './trade/events.ts';
+export * from './trade/queries.ts';
+
+export * from './chat/refs.ts';
+export * from './chat/routes.ts';
+export * from './chat/events.ts';
+export * from './chat/queries.ts';
+
+export * from './moderation/refs.ts';
+export * from './moderation/routes.ts';
+export * from './moderation/events.ts';
+export * from './moderation/queries.ts';
+
+export * from './payment/refs.ts';
+export * from './payment/routes.ts';
+export * from './payment/events.ts';
+export * from './payment/queries.ts';

@@ -72,6 +72,26 @@ export interface FileFieldDef {
   tooLarge: string;
 }
 
+/**
+ * The zod-free half of a route, declared once per route in `<service>/refs.ts`: what the browser
+ * needs (where it lives, who may call it) and what the kit enforces before validation. The route in
+ * `<service>/routes.ts` spreads it and adds summary and schemas: `defineRoute({ ...refs.x, … })`.
+ */
+export interface RouteRefDef {
+  service: ServiceName;
+  method: HttpMethod;
+  path: string;
+  access: RouteDef['access'];
+  rateLimit?: RateLimitDef;
+  caller?: CallerFieldsDef;
+  personal?: boolean;
+  /** A form (multipart) body; the route declares its file fields. */
+  form?: true;
+}
+
+/** Keeps the literal types of a service's refs (`service: 'auth'`, `method: 'post'`). */
+export const defineRefs = <const T extends Record<string, RouteRefDef>>(refs: T): T => refs;
+
 export function defineRoute<
   P extends z.ZodType,
   Q extends z.ZodType,
@@ -92,3 +112,6 @@ export interface QueryDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTy
 }
 
 export const defineQuery = <Req extends z.ZodType, Res extends z.ZodType>(q: QueryDef<Req, Res>) => q;
+
+/** Declares `service`'s queries, each on `rpc.<service>.<entity>.<verb>` (the registry test checks the subjects). */
+export const defineQueries = <T extends Record<string, QueryDef>>(_service: ServiceName, queries: T): T => queries;

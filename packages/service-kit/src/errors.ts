@@ -29,4 +29,6 @@ export const MESSAGES = {
   unavailable: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.',
   timeout: 'De dienst reageert niet op tijd. Probeer het later opnieuw.',
   tooManyRequests: 'Te veel verzoeken. Wacht even en probeer het opnieuw.',
+  badEncoding: 'De invoer is niet leesbaar: de Content-Encoding klopt niet of wordt niet ondersteund.',
+  notYourself: 'Je kunt dit alleen voor jezelf doen.',
 } as const;

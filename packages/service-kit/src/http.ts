@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import type { RouteDef } from '@ruilplein/contracts';
+import { SERVICE_NAMES, type RouteDef } from '@ruilplein/contracts';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { z } from 'zod';
 import { bearerToken, isAdmin, type Principal, type TokenVerifier } from './auth.ts';
-import { forbidden, HttpError, MESSAGES, unauthorized } from './errors.ts';
+import { SERVICE_PROXY_HOPS, trustedProxyHops, trustProxies } from './client.ts';
+import { badRequest, forbidden, HttpError, MESSAGES, unauthorized } from './errors.ts';
 import { readForm, type UploadedFile } from './form.ts';
 import type { Logger } from './logger.ts';
 import { openApiDocument } from './openapi.ts';
+import { checkPath } from './paths.ts';
+import { countCall, rateLimitKey, tooManyRequests, type RateLimitRedis } from './ratelimit.ts';
 
 type Out<S> = NonNullable<S> extends z.ZodType ? z.output<NonNullable<S>> : undefined;
 
@@ -19,7 +22,7 @@ export interface HandlerContext<D extends RouteDef> {
   body: Out<D['body']>;
   /** Files of a form route by field name (each field's limits already checked); empty otherwise. */
   files: Record<string, UploadedFile[]>;
-  /** Set for every route whose access is not public. */
+  /** Set for every route whose access is not public; on a public route, when a valid token came. */
   principal: D['access'] extends 'public' ? Principal | undefined : Principal;
   req: Request;
   res: Response;
@@ -28,7 +31,10 @@ export interface HandlerContext<D extends RouteDef> {
 export type Handler<D extends RouteDef> = (ctx: HandlerContext<D>) => Promise<z.input<D['response']>> | z.input<D['response']>;
 
 export interface Api {
-  /** Registers a contract route: checks access, validates input (JSON or form), answers JSON. */
+  /**
+   * Registers a contract route: checks access, counts its declared rate limit, validates input
+   * (JSON or form), checks its caller fields, answers JSON (`no-store` when not public or personal).
+   */
   handle<D extends RouteDef>(def: D, handler: Handler<D>): void;
   /** For what a contract route cannot express (binary or streamed answers): plain express. */
   router: Router;
@@ -42,6 +48,8 @@ export interface AppOptions {
   readiness?: Record<string, () => Promise<unknown>>;
   routes: (api: Api) => void;
   bodyLimit?: string;
+  /** Counts the routes' declared rate limits (`kit.redis()`); a route declaring one needs it. */
+  redis?: RateLimitRedis;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -85,8 +93,10 @@ function issuesToErrors(where: string, error: z.ZodError) {
 }
 
 async function checkAccess(def: RouteDef, req: Request, verify: TokenVerifier): Promise<Principal | undefined> {
-  if (def.access === 'public') return undefined;
   const token = bearerToken(req);
+  // Optional login: a public route learns who calls when the token is good, and otherwise serves a
+  // guest (an expired token must not break a public page, nor auth being briefly unreachable).
+  if (def.access === 'public') return token ? verify(token).catch(() => undefined) : undefined;
   if (!token) throw unauthorized();
   const principal = await verify(token);
   if (def.access === 'admin' && !isAdmin(principal)) throw forbidden();
@@ -97,25 +107,53 @@ export function createApp(options: AppOptions): Express {
   const { logger, verifyToken } = options;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, uniquelocal');
+  // req.ip: the client as the declared proxies (edge or ingress controller, then gateway) saw it.
+  trustProxies(app, trustedProxyHops(SERVICE_PROXY_HOPS));
   app.set('query parser', 'extended');
   app.use(helmet());
   app.use(requestId);
   app.use(traceRequests);
   app.use(requestLogging(logger));
+  // Before any route matches: a path with `..` or encoded slashes is refused with 400.
+  app.use(checkPath);
   // Not strict: a bare JSON string is a body too (the spec posts a bare email string). Plain text
   // arrives as a string; either way the route's body schema decides what it accepts.
-  app.use(express.json({ limit: options.bodyLimit ?? '100kb', strict: false }));
-  app.use(express.text({ limit: options.bodyLimit ?? '100kb' }));
+  for (const parse of [express.json({ limit: options.bodyLimit ?? '100kb', strict: false }), express.text({ limit: options.bodyLimit ?? '100kb' })]) {
+    app.use((req, res, next) => parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err))));
+  }
 
   const routes: RouteDef[] = [];
   const router = express.Router();
   const api: Api = {
     router,
     handle(def, handler) {
+      // A route is served by the service the registry names (kit tests run as 'test': any route).
+      if (def.service !== options.service && (SERVICE_NAMES as readonly string[]).includes(options.service)) throw new Error(`${options.service}: ${def.method.toUpperCase()} ${def.path} belongs to ${def.service}`);
       routes.push(def);
+      const { redis } = options;
+      const limit = def.rateLimit;
+      if (limit && !redis) {
+        throw new Error(`${options.service}: ${def.method.toUpperCase()} ${def.path} declares a rate limit, but createApp got no redis (kit.redis())`);
+      }
+      const limitName = limit?.name ?? `${def.method}:${def.path}`;
+      const noStore = def.access !== 'public' || def.personal === true;
       router[def.method](def.path, async (req, res) => {
+        // Set first, so refusals (401, 403, 429) are not cached either.
+        if (noStore) res.setHeader('cache-control', 'no-store');
         const principal = await checkAccess(def, req, verifyToken);
+        if (principal) req.principal = principal;
+        if (limit && redis) {
+          // A guest on a public route counts by address: per user needs a user.
+          const key =
+            limit.per === 'user' && principal
+              ? rateLimitKey(options.service, limitName, 'user', principal.userId)
+              : rateLimitKey(options.service, limitName, 'client', req.ip ?? req.socket.remoteAddress ?? 'unknown');
+          const counted = await countCall(redis, key, limit);
+          if (!counted.allowed) {
+            res.setHeader('retry-after', counted.retryAfter);
+            throw tooManyRequests();
+          }
+        }
         const errors: { path: string; message: string }[] = [];
         const parse = (where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) => {
           if (!schema) return undefined;
@@ -130,6 +168,7 @@ export function createApp(options: AppOptions): Express {
         // One wrong field: its (first) message says more than the generic one, and forms show it as is.
         const oneField = errors.every((e) => e.path === errors[0]?.path);
         if (errors.length) throw new HttpError(400, oneField ? errors[0]!.message : MESSAGES.invalidInput, errors);
+        checkCaller(def, principal, query, body);
         const ctx = { params, query, body, files: form?.files ?? {}, principal, req, res } as HandlerContext<typeof def>;
         const result = await handler(ctx);
         if (!res.headersSent) res.status(def.status ?? 200).json(result);
@@ -167,6 +206,37 @@ export function createApp(options: AppOptions): Express {
   });
   app.use(errorHandler(logger));
   return app;
+}
+
+/**
+ * The declared caller fields name the acting member, so each one present must be the caller: a
+ * guest may not name anyone (401), a member only themselves (403). Ids compare case-insensitively
+ * (hex ids arrive in either case).
+ */
+function checkCaller(def: RouteDef, principal: Principal | undefined, query: unknown, body: unknown) {
+  if (!def.caller) return;
+  const present = (names: readonly string[] | undefined, from: unknown) =>
+    names && from && typeof from === 'object' && !Array.isArray(from)
+      ? names.map((n) => (from as Record<string, unknown>)[n]).filter((v) => v !== undefined && v !== null)
+      : [];
+  const claimed = [...present(def.caller.body, body), ...present(def.caller.query, query)];
+  if (!claimed.length) return;
+  if (!principal) throw unauthorized();
+  const me = principal.userId.toLowerCase();
+  if (claimed.some((v) => typeof v !== 'string' || v.toLowerCase() !== me)) throw forbidden(MESSAGES.notYourself);
+}
+
+/**
+ * Errors of the body parsers are the client's: the status they carry, with a Dutch message. A body
+ * whose Content-Encoding is unknown or lies (`gzip` over plain text: zlib fails mid-stream, and
+ * body-parser passes that error on without a type) is a 400, not a 415 or a 500.
+ */
+function bodyError(err: unknown): HttpError {
+  const { type, status } = err as { type?: unknown; status?: unknown };
+  if (type === 'encoding.unsupported' || type === undefined) return badRequest(MESSAGES.badEncoding);
+  if (type === 'entity.parse.failed') return badRequest(MESSAGES.invalidJson);
+  if (type === 'entity.too.large') return new HttpError(413, MESSAGES.tooLarge);
+  return new HttpError(typeof status === 'number' && status >= 400 && status < 500 ? status : 400, MESSAGES.invalidInput);
 }
 
 /** Member-facing errors keep their message; everything else is logged and answered generically. */

@@ -4,12 +4,15 @@ import type { Connection, mongo } from 'mongoose';
 import {
   AckPolicy,
   connect,
+  DeliverPolicy,
   ErrorCode,
   headers,
   JSONCodec,
   nanos,
   NatsError,
+  type ConsumerConfig,
   type ConsumerMessages,
+  type ConsumerUpdateConfig,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
@@ -20,6 +23,7 @@ import {
 import { ZodError, type z } from 'zod';
 import { HttpError } from './errors.ts';
 import type { Logger } from './logger.ts';
+import { addGaugeProducer } from './metrics.ts';
 
 const codec = JSONCodec();
 const tracer = trace.getTracer('@ruilplein/service-kit');
@@ -28,6 +32,15 @@ const tracer = trace.getTracer('@ruilplein/service-kit');
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
 export const DEAD_LETTER_STREAM = 'deadletter';
 
+/**
+ * `deadletter.<service>.<durable>`, the service being the durable's first word (durables are
+ * named `<service>-…`): NATS permissions match whole tokens only, so a service's user may publish
+ * `deadletter.<service>.>` and no other service's dead letters.
+ */
+export function deadLetterSubject(durable: string): string {
+  return `${DEAD_LETTER_STREAM}.${durable.split('-')[0]}.${durable}`;
+}
+
 export interface Bus {
   nc: NatsConnection;
   js: JetStreamClient;
@@ -35,8 +48,23 @@ export interface Bus {
 }
 
 export async function connectBus(url: string, name: string): Promise<Bus> {
-  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1 });
+  const nc = await connect({ ...natsServers(url), name, maxReconnectAttempts: -1 });
   return { nc, js: nc.jetstream(), jsm: await nc.jetstreamManager() };
+}
+
+/**
+ * `nats://user:password@host:port` (each service its own NATS user): nats.js ignores credentials
+ * in a server URL, so they become connect options.
+ */
+export function natsServers(url: string): { servers: string[]; user?: string; pass?: string } {
+  const servers = url.split(',').map((s) => s.trim());
+  const withUser = servers.map((s) => URL.parse(s)).find((u) => u?.username);
+  if (!withUser) return { servers };
+  return {
+    servers: servers.map((s) => s.replace(/\/\/[^@/]*@/, '//')),
+    user: decodeURIComponent(withUser.username),
+    pass: decodeURIComponent(withUser.password),
+  };
 }
 
 /** Creates or updates a stream; one per publishing service, holding `<service>.>`. */
@@ -103,53 +131,146 @@ export interface ConsumerOptions<R extends EventRegistry, S extends keyof R & st
   db: Connection;
   logger: Logger;
   concurrency?: number;
-  /** Deliveries before a failing message is parked on the dead-letter subject. */
+  /** Handler attempts (failures, or owners that died mid-handler) before a message is parked. */
   maxDeliver?: number;
-  retryDelayMs?: (delivery: number) => number;
+  /** Delay before a failed attempt is tried again, by attempt number (1 for the first). */
+  retryDelayMs?: (attempt: number) => number;
+  /**
+   * How long a message and its claim may go without a sign of life before another delivery takes
+   * them over; a running handler renews both every third of it. Default 30 s (small in tests).
+   */
+  ackWaitMs?: number;
+  /** A copy waiting for a claim that another live handler holds longer than this is parked. Default 10 min. */
+  maxBusyMs?: number;
 }
 
 export interface Worker {
   stop(): Promise<void>;
 }
 
-type ConsumedEvents = mongo.Collection<{ _id: string; state: 'processing' | 'done'; at: Date }>;
+interface Claim {
+  _id: string;
+  state: 'processing' | 'released' | 'done';
+  /** Random per handling attempt: only the owner renews, completes or releases the claim. */
+  owner?: string;
+  /** The owner's last sign of life; the completion time once done. */
+  at: Date;
+  /** When the current owner took the claim. */
+  since?: Date;
+  /** Handler runs started so far. */
+  attempts?: number;
+}
+type ConsumedEvents = mongo.Collection<Claim>;
+type ClaimResult = { kind: 'mine'; attempts: number } | { kind: 'done' } | { kind: 'busy'; at: Date; since: Date };
 
-/** A claim older than the ack wait is taken over: by then its holder died without finishing. */
-const ACK_WAIT_MS = 30_000;
+const DEFAULT_ACK_WAIT_MS = 30_000;
+const DEFAULT_MAX_BUSY_MS = 10 * 60_000;
 /** Far beyond the duplicate window and every redelivery; after this a handled event id is dropped. */
 const CLAIM_RETENTION_MS = 7 * 24 * 3600_000;
 
 /**
- * Claims an event for handling with one atomic insert, so two deliveries of the same event
- * (a redelivery racing the original, or a duplicate publish) never both run the handler.
+ * Claims an event for one handling attempt. The first delivery inserts the claim atomically; a
+ * later one takes it over only when it was released by a failed attempt or its owner stopped
+ * renewing it for an ack wait (it died). So two deliveries of one event never run at once.
  */
-async function claimEvent(consumed: ConsumedEvents, key: string): Promise<'mine' | 'done' | 'busy'> {
+async function claimEvent(consumed: ConsumedEvents, key: string, owner: string, ackWaitMs: number): Promise<ClaimResult> {
+  const now = new Date();
   try {
     const inserted = await consumed.updateOne(
       { _id: key },
-      { $setOnInsert: { state: 'processing', at: new Date() } },
+      { $setOnInsert: { state: 'processing', owner, at: now, since: now, attempts: 1 } },
       { upsert: true },
     );
-    if (inserted.upsertedCount === 1) return 'mine';
+    if (inserted.upsertedCount === 1) return { kind: 'mine', attempts: 1 };
   } catch (err) {
     if ((err as { code?: number }).code !== 11000) throw err;
   }
   const existing = await consumed.findOne({ _id: key });
-  if (!existing) return 'busy';
-  if (existing.state === 'done') return 'done';
-  const takeover = await consumed.updateOne(
-    { _id: key, state: 'processing', at: { $lt: new Date(Date.now() - ACK_WAIT_MS) } },
-    { $set: { at: new Date() } },
+  if (existing?.state === 'done') return { kind: 'done' };
+  const stale = new Date(now.getTime() - ackWaitMs);
+  if (existing?.state === 'processing' && existing.at >= stale) return { kind: 'busy', at: existing.at, since: existing.since ?? existing.at };
+  const taken = await consumed.findOneAndUpdate(
+    { _id: key, $or: [{ state: 'released' }, { state: 'processing', at: { $lt: stale } }] },
+    { $set: { state: 'processing', owner, at: now, since: now }, $inc: { attempts: 1 } },
+    { returnDocument: 'after' },
   );
-  return takeover.modifiedCount === 1 ? 'mine' : 'busy';
+  if (taken) return { kind: 'mine', attempts: taken.attempts ?? 1 };
+  // Another delivery got there first, or the claim vanished (parked): look again shortly.
+  return { kind: 'busy', at: stale, since: existing?.since ?? now };
 }
 
-const defaultRetryDelay = (delivery: number) => Math.min(30_000, 500 * 2 ** (delivery - 1));
+const defaultRetryDelay = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1));
+
+const CONSUMER_NOT_FOUND = 10014;
+const CONSUMER_EXISTS = [10013, 10105, 10148];
+const apiErrorCode = (err: unknown) => (err instanceof NatsError ? err.api_error?.err_code : undefined);
+
+const filtersOf = (c: Partial<ConsumerConfig>) => [...(c.filter_subjects ?? (c.filter_subject ? [c.filter_subject] : []))].sort().join(' ');
+
+/**
+ * Creates a durable pull consumer or brings an existing one to `config`: NATS 2.12 refuses a
+ * create whose config differs from the consumer's. What the server cannot update (ack policy,
+ * push instead of pull) is deleted and created again, resuming after the last acknowledged message.
+ */
+export async function ensureConsumer(bus: Bus, stream: string, config: Partial<ConsumerConfig> & { durable_name: string }, logger: Logger): Promise<void> {
+  const durable = config.durable_name;
+  const info = async () =>
+    bus.jsm.consumers.info(stream, durable).catch((err: unknown) => {
+      if (apiErrorCode(err) === CONSUMER_NOT_FOUND) return undefined;
+      throw err;
+    });
+  let current = await info();
+  if (!current) {
+    try {
+      await bus.jsm.consumers.add(stream, config);
+      return;
+    } catch (err) {
+      // A replica starting at the same moment created it first.
+      if (!CONSUMER_EXISTS.includes(apiErrorCode(err) ?? 0) || !(current = await info())) throw err;
+    }
+  }
+  const have = current.config;
+  if (have.ack_policy === (config.ack_policy ?? have.ack_policy) && !have.deliver_subject) {
+    const same =
+      filtersOf(have) === filtersOf(config) &&
+      have.ack_wait === config.ack_wait &&
+      have.max_deliver === config.max_deliver &&
+      have.max_ack_pending === config.max_ack_pending;
+    if (same) return;
+    try {
+      await bus.jsm.consumers.update(stream, durable, {
+        ack_wait: config.ack_wait,
+        max_deliver: config.max_deliver,
+        max_ack_pending: config.max_ack_pending,
+        filter_subjects: config.filter_subjects,
+        filter_subject: undefined,
+      } as Partial<ConsumerUpdateConfig>);
+      logger.info({ durable, stream }, 'consumer settings updated');
+      return;
+    } catch (err) {
+      logger.warn({ err, durable, stream }, 'consumer settings cannot be updated in place');
+    }
+  }
+  const from = current.ack_floor.stream_seq + 1;
+  await bus.jsm.consumers.delete(stream, durable);
+  await bus.jsm.consumers.add(stream, { ...config, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+  logger.warn({ durable, stream, from }, 'consumer recreated with changed settings; resuming after its last acknowledged message');
+}
+
+/** Messages parked on the dead-letter stream for one durable. */
+export async function deadLetterCount(bus: Bus, durable: string): Promise<number> {
+  const subject = deadLetterSubject(durable);
+  const info = await bus.jsm.streams.info(DEAD_LETTER_STREAM, { subjects_filter: subject });
+  return info.state.subjects?.[subject] ?? 0;
+}
 
 /**
  * A durable pull consumer with explicit ack and bounded concurrency. Each event is handled once
- * per durable (claimed in `consumed_events`); transient failures are nak'ed with a growing delay;
- * malformed messages, PermanentErrors and messages out of deliveries go to `deadletter.<durable>`.
+ * per durable (claimed in `consumed_events`, owner-checked). Nothing leaves without an ack after
+ * success or an entry on `deadletter.<service>.<durable>`: JetStream redelivers without limit and
+ * the kit counts handler attempts itself, so a copy waiting for a busy claim is never dropped.
+ * Failures are nak'ed with a growing delay; malformed messages, PermanentErrors, messages out of
+ * attempts and copies that waited longer than `maxBusyMs` are parked.
  */
 export async function consume<R extends EventRegistry, S extends keyof R & string>(
   bus: Bus,
@@ -159,25 +280,34 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
   const concurrency = options.concurrency ?? 4;
   const maxDeliver = options.maxDeliver ?? 5;
   const retryDelay = options.retryDelayMs ?? defaultRetryDelay;
+  const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+  const maxBusyMs = options.maxBusyMs ?? DEFAULT_MAX_BUSY_MS;
   const stream = streamOf(subjects[0]!);
   if (subjects.some((s) => streamOf(s) !== stream)) throw new Error(`consumer ${durable}: subjects span several streams`);
 
   await ensureStream(bus, stream);
   await ensureStream(bus, DEAD_LETTER_STREAM);
-  await bus.jsm.consumers.add(stream, {
-    durable_name: durable,
-    ack_policy: AckPolicy.Explicit,
-    filter_subjects: [...subjects],
-    max_deliver: maxDeliver,
-    ack_wait: nanos(ACK_WAIT_MS),
-    max_ack_pending: concurrency * 4,
-  });
+  await ensureConsumer(
+    bus,
+    stream,
+    {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      filter_subjects: [...subjects],
+      // Unlimited: JetStream would otherwise drop a message silently; the kit counts attempts.
+      max_deliver: -1,
+      ack_wait: nanos(ackWaitMs),
+      max_ack_pending: concurrency * 4,
+    },
+    logger,
+  );
   const consumed: ConsumedEvents = db.collection('consumed_events');
   // No TTL indexes on FerretDB: forget handled events once no duplicate can still arrive.
   const forget = () => consumed.deleteMany({ state: 'done', at: { $lt: new Date(Date.now() - CLAIM_RETENTION_MS) } }).catch(() => undefined);
   const cleanup = setInterval(forget, 3600_000);
+  const removeGauge = addGaugeProducer('ruilplein.deadletter.messages', async () => [{ value: await deadLetterCount(bus, durable), attributes: { durable } }]);
 
-  const deadLetter = async (msg: JsMsg, why: string) => {
+  const deadLetter = async (msg: JsMsg, why: string, detail: { event?: EventEnvelope; attempts?: number } = {}) => {
     // Header values are single lines; zod's messages are not.
     const reason = why.replace(/\s+/g, ' ').slice(0, 500);
     const h = toMsgHeaders({
@@ -185,10 +315,59 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
       'ruilplein-original-subject': msg.subject,
       'ruilplein-reason': reason,
       'ruilplein-deliveries': String(msg.info.deliveryCount),
+      'ruilplein-durable': durable,
+      ...(detail.attempts !== undefined && { 'ruilplein-attempts': String(detail.attempts) }),
+      ...(detail.event && { 'ruilplein-event-id': detail.event.id, 'ruilplein-event-type': detail.event.type }),
     });
-    await bus.js.publish(`${DEAD_LETTER_STREAM}.${durable}`, msg.data, { headers: h, msgID: `${durable}:${msg.info.streamSequence}` });
+    await bus.js.publish(deadLetterSubject(durable), msg.data, { headers: h, msgID: `${durable}:${msg.info.streamSequence}` });
     msg.term(reason.slice(0, 200));
-    logger.warn({ durable, subject: msg.subject, reason }, 'event parked on dead-letter subject');
+    logger.warn({ durable, subject: msg.subject, eventId: detail.event?.id, reason }, 'event parked on dead-letter subject');
+  };
+
+  const attempt = async (msg: JsMsg, event: EventEnvelope, key: string) => {
+    const owner = crypto.randomUUID();
+    const claim = await claimEvent(consumed, key, owner, ackWaitMs);
+    if (claim.kind === 'done') return msg.ack();
+    if (claim.kind === 'busy') {
+      const held = Date.now() - claim.since.getTime();
+      if (held > maxBusyMs) return deadLetter(msg, `claim held by another handler for ${Math.round(held / 1000)} s`, { event });
+      // Come back when the holder would have to have renewed its claim: then it finished or died.
+      return msg.nak(Math.max(50, claim.at.getTime() + ackWaitMs - Date.now()) + Math.min(1000, ackWaitMs / 10));
+    }
+    const mine = { _id: key, owner };
+    const park = async (reason: string, attempts: number) => {
+      await deadLetter(msg, reason, { event, attempts });
+      // Gone, so a replay from the dead-letter stream runs the handler afresh.
+      await consumed.deleteOne(mine);
+    };
+    // Every earlier owner died mid-handler without releasing: the handler may be what kills them.
+    if (claim.attempts > maxDeliver) return park(`handler did not finish in ${maxDeliver} attempts`, claim.attempts - 1);
+
+    const renew = setInterval(() => {
+      msg.working();
+      consumed
+        .updateOne({ ...mine, state: 'processing' }, { $set: { at: new Date() } })
+        .then((r) => r.matchedCount === 0 && logger.warn({ durable, eventId: event.id }, 'claim taken over while its handler still runs'))
+        .catch((err: unknown) => logger.warn({ err, durable, eventId: event.id }, 'could not renew claim'));
+    }, ackWaitMs / 3);
+    let failure: Error | undefined;
+    try {
+      await options.handler(event as Parameters<typeof options.handler>[0], msg);
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
+    } finally {
+      clearInterval(renew);
+    }
+    if (!failure) {
+      const done = await consumed.updateOne(mine, { $set: { state: 'done', at: new Date() }, $unset: { owner: '' } });
+      if (done.matchedCount === 0) logger.warn({ durable, eventId: event.id }, 'handler finished after its claim was taken over');
+      return msg.ack();
+    }
+    trace.getActiveSpan()?.recordException(failure);
+    if (failure instanceof PermanentError || claim.attempts >= maxDeliver) return park(failure.message, claim.attempts);
+    await consumed.updateOne({ ...mine, state: 'processing' }, { $set: { state: 'released', at: new Date() }, $unset: { owner: '' } });
+    logger.warn({ err: failure, durable, eventId: event.id, attempt: claim.attempts }, 'event handler failed, will retry');
+    msg.nak(retryDelay(claim.attempts));
   };
 
   const handle = async (msg: JsMsg) => {
@@ -202,31 +381,16 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
       const detail = err instanceof ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : (err as Error).message;
       return deadLetter(msg, `malformed event: ${detail}`);
     }
-    const key = `${durable}:${event.id}`;
     const parent = propagation.extract(context.active(), fromMsgHeaders(msg.headers));
     const span = tracer.startSpan(`consume ${msg.subject}`, { kind: SpanKind.CONSUMER }, parent);
     await context.with(trace.setSpan(parent, span), async () => {
       try {
-        const claim = await claimEvent(consumed, key);
-        if (claim === 'done') return msg.ack();
-        // Another replica (or a concurrent duplicate) is on it: look again after a while.
-        if (claim === 'busy') return msg.nak(retryDelay(msg.info.deliveryCount));
-        try {
-          await options.handler(event as Parameters<typeof options.handler>[0], msg);
-        } catch (err) {
-          await consumed.deleteOne({ _id: key, state: 'processing' });
-          throw err;
-        }
-        await consumed.updateOne({ _id: key }, { $set: { state: 'done', at: new Date() } });
-        msg.ack();
+        await attempt(msg, event, `${durable}:${event.id}`);
       } catch (err) {
+        // The store or NATS failed around the handler: nothing was decided, so it comes back.
         span.recordException(err as Error);
-        if (err instanceof PermanentError || msg.info.deliveryCount >= maxDeliver) {
-          await deadLetter(msg, (err as Error).message);
-        } else {
-          logger.warn({ err, durable, eventId: event.id, delivery: msg.info.deliveryCount }, 'event handler failed, will retry');
-          msg.nak(retryDelay(msg.info.deliveryCount));
-        }
+        logger.warn({ err, durable, eventId: event.id, delivery: msg.info.deliveryCount }, 'event handling failed, will retry');
+        msg.nak(retryDelay(msg.info.deliveryCount));
       } finally {
         span.end();
       }
@@ -248,6 +412,7 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
   return {
     async stop() {
       clearInterval(cleanup);
+      removeGauge();
       await messages.close();
       await loop;
       await Promise.all(inflight);

@@ -1,14 +1,36 @@
-import { ErrorBodySchema, type RouteDef } from '@ruilplein/contracts';
+import { ErrorBodySchema, routesOf, type RouteDef, type ServiceName } from '@ruilplein/contracts';
 import { z } from 'zod';
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+type Json = Record<string, unknown>;
+/** components.schemas of the document being built; a named schema (`.meta({ id })`) lands there once. */
+type Components = Record<string, Json>;
+
+/**
+ * The route's schema as JSON Schema. zod puts named schemas under the schema's own `$defs` and
+ * points at them with `#/$defs/X`, which inside an OpenAPI document resolves against the document's
+ * root: they are hoisted into `components.schemas` and the references rewritten. An input whose
+ * shape differs from the output of the same name (defaults, transforms) is `XInput`.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Components): Json {
+  const { $defs, $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json & { $defs?: Record<string, Json> };
+  const names: Record<string, string> = {};
+  const rewrite = <T>(value: T): T =>
+    JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\/([^"]+)"/g, (_m, id: string) => JSON.stringify(`#/components/schemas/${names[id] ?? id}`)));
+  const defs = Object.entries($defs ?? {});
+  for (const [id] of defs) names[id] = id;
+  for (const [id, def] of defs) {
+    const existing = components[id];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(rewrite(def))) names[id] = `${id}${io === 'input' ? 'Input' : 'Output'}`;
+  }
+  for (const [id, def] of defs) components[names[id]!] = rewrite(def);
+  return rewrite(rest);
+}
 
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-function parameters(schema: z.ZodType | undefined, where: 'path' | 'query') {
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query', components: Components) {
   if (!schema) return [];
-  const obj = jsonSchema(schema, 'input') as { properties?: Record<string, object>; required?: string[] };
+  const obj = jsonSchema(schema, 'input', components) as { properties?: Record<string, object>; required?: string[] };
   return Object.entries(obj.properties ?? {}).map(([name, s]) => ({
     name,
     in: where,
@@ -17,14 +39,14 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query') {
   }));
 }
 
-const errorResponse = (description: string) => ({
+const errorResponse = (description: string, components: Components) => ({
   description,
-  content: { 'application/json': { schema: jsonSchema(ErrorBodySchema, 'output') } },
+  content: { 'application/json': { schema: jsonSchema(ErrorBodySchema, 'output', components) } },
 });
 
 /** JSON, or for a form route its text fields plus each file field as binary. */
-function requestContent(route: RouteDef) {
-  const schema = jsonSchema(route.body!, 'input');
+function requestContent(route: RouteDef, components: Components) {
+  const schema = jsonSchema(route.body!, 'input', components);
   if (!route.form) return { 'application/json': { schema } };
   const binary = { type: 'string', format: 'binary' };
   const files = Object.entries(route.form.files).map(([name, f]) => [name, (f.maxCount ?? 1) > 1 ? { type: 'array', items: binary, maxItems: f.maxCount } : binary]);
@@ -34,28 +56,32 @@ function requestContent(route: RouteDef) {
 /** OpenAPI 3.1 generated from the same route definitions the service validates with. */
 export function openApiDocument(service: string, routes: readonly RouteDef[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Components = {};
   for (const route of routes) {
+    const response = jsonSchema(route.response, 'output', components);
+    // A bare string answer is sent as plain text (auth's reset and change-password answers).
+    const mediaType = response.type === 'string' ? 'text/plain' : 'application/json';
     const responses: Record<string, unknown> = {
-      [String(route.status ?? 200)]: {
-        description: 'OK',
-        content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
-      },
+      [String(route.status ?? 200)]: { description: 'OK', content: { [mediaType]: { schema: response } } },
     };
-    if (route.params || route.query || route.body) responses['400'] = errorResponse('Ongeldige invoer');
-    if (route.access !== 'public') responses['401'] = errorResponse('Niet ingelogd');
-    if (route.access === 'admin') responses['403'] = errorResponse('Geen beheerder');
+    if (route.params || route.query || route.body) responses['400'] = errorResponse('Ongeldige invoer', components);
+    if (route.access !== 'public') responses['401'] = errorResponse('Niet ingelogd', components);
+    if (route.access === 'admin' || route.caller) responses['403'] = errorResponse(route.access === 'admin' ? 'Geen beheerder' : 'Niet namens jezelf', components);
     (paths[toOpenApiPath(route.path)] ??= {})[route.method] = {
       summary: route.summary,
       ...(route.access !== 'public' && { security: [{ bearer: [] }] }),
-      parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
-      ...(route.body && { requestBody: { required: true, content: requestContent(route) } }),
+      parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components)],
+      ...(route.body && { requestBody: { required: true, content: requestContent(route, components) } }),
       responses,
     };
   }
   return {
     openapi: '3.1.0',
     info: { title: `Ruilplein ${service}`, version: '1.0.0' },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: { schemas: components, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     paths,
   };
 }
+
+/** The OpenAPI document of one service of the registry: what its /openapi.json serves and the fuzzing reads. */
+export const openApiFor = (service: ServiceName) => openApiDocument(service, routesOf(service));

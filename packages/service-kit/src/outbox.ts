@@ -1,68 +1,231 @@
 import type { EventEnvelope } from '@ruilplein/contracts';
-import { Schema } from 'mongoose';
+import { Schema, type mongo } from 'mongoose';
+import { ErrorCode, NatsError } from 'nats';
+import { addGaugeProducer } from './metrics.ts';
 import type { Connection } from './mongo.ts';
 import type { Logger } from './logger.ts';
 import { currentTraceHeaders, publishEvent, type Bus, type Worker } from './nats.ts';
 
 /**
  * Pending events live inside the document they belong to, keyed by event id, and are written in
- * the same single-document update as the state change (no transactions on FerretDB; STORE.md).
+ * the same single-document update as the state change (no transactions on FerretDB; see
+ * docs/architecture.md). A top-level marker `outboxPending: true` is set with them, so the relay
+ * finds pending documents with one equality (pushed down on FerretDB, indexed on MongoDB).
  */
 export interface OutboxEntry {
   event: EventEnvelope;
   trace: Record<string, string>;
+  /** Failed publishes so far (set by the relay). */
+  attempts?: number;
+  lastError?: string;
+  /** Not tried again before this time. */
+  retryAt?: Date;
 }
 
-/** Add to a mongoose schema that carries an outbox. */
-export const outboxField = { outbox: { type: Schema.Types.Mixed, default: undefined } };
+/** An entry the relay gave up on: out of `outbox`, kept here with why. */
+export interface ParkedOutboxEntry extends OutboxEntry {
+  reason: string;
+  parkedAt: Date;
+}
 
-/** `$set` (or `$setOnInsert`) fields that queue events in the document's outbox. */
-export function outboxFields(...events: EventEnvelope[]): Record<string, OutboxEntry> {
+/** Add to a mongoose schema that carries an outbox (strict schemas drop unknown update paths). */
+export const outboxField = {
+  outbox: { type: Schema.Types.Mixed, default: undefined },
+  outboxPending: { type: Boolean, default: undefined },
+  outboxParked: { type: Schema.Types.Mixed, default: undefined },
+  outboxParkedAt: { type: Date, default: undefined },
+};
+
+/** `$set` (or `$setOnInsert`) fields that queue events in the document's outbox, marker included. */
+export function outboxFields(...events: EventEnvelope[]): Record<string, OutboxEntry | true> {
   const trace = currentTraceHeaders();
-  return Object.fromEntries(events.map((event) => [`outbox.${event.id}`, { event, trace }]));
+  return { ...Object.fromEntries(events.map((event) => [`outbox.${event.id}`, { event, trace }])), outboxPending: true };
 }
 
-export const PENDING = { outbox: { $exists: true, $ne: {} } } as const;
+/** Documents with events to publish. */
+export const PENDING = { outboxPending: true } as const;
+/** Documents with parked events. */
+export const PARKED = { outboxParkedAt: { $exists: true } } as const;
+
+export type DocId = string | number | mongo.ObjectId;
+interface OutboxDoc {
+  _id: DocId;
+  outbox?: Record<string, OutboxEntry>;
+  outboxParked?: Record<string, ParkedOutboxEntry>;
+}
+type OutboxCollection = mongo.Collection<OutboxDoc>;
+
+/**
+ * The relay's indexes (MongoDB uses them; FerretDB ignores them), and the marker on documents
+ * queued before it existed.
+ */
+export async function ensureOutboxIndexes(collection: mongo.Collection<mongo.BSON.Document>): Promise<void> {
+  await collection.createIndex({ outboxPending: 1, _id: 1 });
+  await collection.createIndex({ outboxParkedAt: 1 });
+  await collection.updateMany({ outbox: { $exists: true, $ne: {} }, outboxPending: { $exists: false } }, { $set: { outboxPending: true } });
+}
+
+/** Parked entries of a collection, oldest first. */
+export async function parkedOutboxEntries(collection: mongo.Collection<mongo.BSON.Document>): Promise<{ docId: DocId; id: string; entry: ParkedOutboxEntry }[]> {
+  const docs = (await collection.find(PARKED, { projection: { outboxParked: 1 } }).toArray()) as OutboxDoc[];
+  return docs
+    .flatMap((doc) => Object.entries(doc.outboxParked ?? {}).map(([id, entry]) => ({ docId: doc._id, id, entry })))
+    .sort((a, b) => +new Date(a.entry.parkedAt) - +new Date(b.entry.parkedAt));
+}
 
 export interface OutboxRelay extends Worker {
-  /** Publish soon: call after a write that queued events. */
-  kick(): void;
-  /** One full pass; resolves when everything pending at its start is published. */
+  /**
+   * Publish soon: call after a write that queued events. With the collection and the document's
+   * id only that document is read (an `_id` lookup, cheap on FerretDB); without, a full pass.
+   */
+  kick(collection?: string, id?: DocId): void;
+  /** One full pass; resolves when everything pending at its start was tried. */
   flush(): Promise<void>;
 }
 
-/**
- * Publishes pending events with their id as JetStream message id and clears each one only after
- * JetStream acknowledged it. A crash anywhere leaves the event pending; the next pass re-publishes
- * and JetStream's duplicate window drops the copy.
- */
-export function startOutboxRelay(options: {
+export interface OutboxRelayOptions {
   bus: Bus;
   db: Connection;
   /** Names of the collections whose documents carry an outbox. */
   collections: string[];
   logger: Logger;
+  /**
+   * Full passes that find what no kick announced (a writer died before publishing). FerretDB
+   * scans the whole collection for them, so they are rare. Default 10 s.
+   */
   intervalMs?: number;
-}): OutboxRelay {
+  /** A full pass this soon again while entries wait for a retry or JetStream is away. Default 1 s. */
+  retryIntervalMs?: number;
+  /** Failed publishes of one entry before it is parked. Default 5. */
+  maxAttempts?: number;
+  /** Wait before trying an entry again, by failed attempts so far. Default 1 s doubling, at most 1 min. */
+  retryDelayMs?: (attempts: number) => number;
+}
+
+const defaultRetryDelay = (attempts: number) => Math.min(60_000, 1000 * 2 ** (attempts - 1));
+
+function reasonOf(err: unknown, subject: string): string {
+  if (err instanceof NatsError && err.code === ErrorCode.NoResponders) return `no stream takes ${subject} (no responders)`;
+  return (err as Error)?.message?.replace(/\s+/g, ' ').slice(0, 500) || String(err);
+}
+
+/**
+ * Publishes pending events with their id as JetStream message id and clears each one only after
+ * JetStream acknowledged it. A crash anywhere leaves the event pending; the next pass re-publishes
+ * and JetStream's duplicate window drops the copy. An entry that fails while JetStream itself
+ * answers is tried again later and parked (`outboxParked.<id>`) after `maxAttempts`, so it never
+ * holds back the others; when JetStream does not answer, nothing is counted.
+ */
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { bus, db, logger } = options;
-  const collections = options.collections.map((name) => db.collection(name));
+  const maxAttempts = options.maxAttempts ?? 5;
+  const retryDelay = options.retryDelayMs ?? defaultRetryDelay;
+  const plain = options.collections.map((name) => db.collection(name) as unknown as mongo.Collection<mongo.BSON.Document>);
+  const collections = plain as unknown as OutboxCollection[];
+  /** Entries each collection still held after the last pass: waiting for a retry, or JetStream was away. */
+  const pendingLeft = new Map<string, number>();
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  const ready = Promise.all(plain.map((c) => ensureOutboxIndexes(c))).catch((err: unknown) => logger.warn({ err }, 'outbox indexes not created'));
+
+  const busAnswers = () =>
+    bus.jsm.getAccountInfo().then(
+      () => true,
+      () => false,
+    );
+
+  /** Publishes one entry; false when it stays pending. Throws when the bus, not the entry, failed. */
+  const publishEntry = async (collection: OutboxCollection, docId: DocId, id: string, entry: OutboxEntry): Promise<boolean> => {
+    if (entry.retryAt && new Date(entry.retryAt) > new Date()) return false;
+    try {
+      await publishEvent(bus, entry.event, entry.trace);
+    } catch (err) {
+      if (!(await busAnswers())) throw err;
+      const attempts = (entry.attempts ?? 0) + 1;
+      const reason = reasonOf(err, entry.event.type);
+      const path = `outbox.${id}`;
+      if (attempts < maxAttempts) {
+        await collection.updateOne(
+          { _id: docId, [path]: { $exists: true } },
+          { $set: { [`${path}.attempts`]: attempts, [`${path}.lastError`]: reason, [`${path}.retryAt`]: new Date(Date.now() + retryDelay(attempts)) } },
+        );
+        return false;
+      }
+      const { retryAt: _, ...kept } = entry;
+      const parked: ParkedOutboxEntry = { ...kept, attempts, lastError: reason, reason, parkedAt: new Date() };
+      await collection.updateOne({ _id: docId, [path]: { $exists: true } }, { $set: { [`outboxParked.${id}`]: parked, outboxParkedAt: parked.parkedAt }, $unset: { [path]: '' } });
+      logger.error({ collection: collection.collectionName, docId, eventId: id, type: entry.event.type, attempts, reason }, 'outbox event parked: it cannot be published');
+      return true;
+    }
+    await collection.updateOne({ _id: docId }, { $unset: { [`outbox.${id}`]: '' } });
+    return true;
+  };
+
+  /** Tries a document's entries; counts those left. Once the bus failed, entries are only counted. */
+  const relayDoc = async (collection: OutboxCollection, doc: OutboxDoc, state: { left: number; busDown: unknown }) => {
+    let cleared = true;
+    for (const [id, entry] of Object.entries(doc.outbox ?? {})) {
+      if (!state.busDown) {
+        try {
+          if (await publishEntry(collection, doc._id, id, entry)) continue;
+        } catch (err) {
+          state.busDown = err;
+        }
+      }
+      cleared = false;
+      state.left++;
+    }
+    // Only when nothing was queued meanwhile: the check and the clear are one update.
+    if (cleared) {
+      await collection.updateOne({ _id: doc._id, outboxPending: true, $or: [{ outbox: {} }, { outbox: { $exists: false } }] }, { $unset: { outboxPending: '', outbox: '' } });
+    }
+  };
+
+  /** Every pending document of a collection, paged by _id so entries that stay pending do not come back. */
+  const sweep = async (collection: OutboxCollection, state: { left: number; busDown: unknown }) => {
+    let after: DocId | undefined;
+    for (;;) {
+      const filter = after === undefined ? PENDING : { ...PENDING, _id: { $gt: after } };
+      const docs = (await collection.find(filter, { projection: { outbox: 1 } }).sort({ _id: 1 }).limit(100).toArray()) as OutboxDoc[];
+      for (const doc of docs) await relayDoc(collection, doc, state);
+      if (docs.length < 100) return;
+      after = docs.at(-1)!._id;
+    }
+  };
+
+  let fullWanted = true;
+  let retryWanted = false;
+  let lastFull = 0;
+  let targets = new Map<string, Set<DocId>>();
 
   const pass = async () => {
-    for (const collection of collections) {
-      for (;;) {
-        const docs = await collection.find(PENDING, { projection: { outbox: 1 } }).limit(100).toArray();
-        for (const doc of docs) {
-          for (const [id, entry] of Object.entries(doc.outbox as Record<string, OutboxEntry>)) {
-            await publishEvent(bus, entry.event, entry.trace);
-            await collection.updateOne({ _id: doc._id }, { $unset: { [`outbox.${id}`]: '' } });
+    await ready;
+    const full = fullWanted;
+    const only = targets;
+    fullWanted = false;
+    targets = new Map();
+    const state = { left: 0, busDown: undefined as unknown };
+    try {
+      for (const collection of collections) {
+        const name = collection.collectionName;
+        if (full) {
+          const before = state.left;
+          await sweep(collection, state);
+          pendingLeft.set(name, state.left - before);
+        } else {
+          for (const id of only.get(name) ?? []) {
+            const doc = (await collection.findOne({ _id: id }, { projection: { outbox: 1, outboxPending: 1 } })) as (OutboxDoc & { outboxPending?: true }) | null;
+            if (doc?.outboxPending) await relayDoc(collection, doc, state);
           }
         }
-        if (docs.length < 100) break;
       }
+    } finally {
+      if (full) lastFull = Date.now();
+      // Left for a retry (or lost to a failure): a full pass soon finds them.
+      retryWanted = state.left > 0 || state.busDown !== undefined || retryWanted;
     }
+    if (state.busDown) throw state.busDown;
   };
 
   const run = (): Promise<void> => {
@@ -71,7 +234,10 @@ export function startOutboxRelay(options: {
       return running;
     }
     running = pass()
-      .catch((err) => logger.warn({ err }, 'outbox relay pass failed; retrying'))
+      .catch((err) => {
+        retryWanted = true;
+        logger.warn({ err }, 'outbox relay pass failed; retrying');
+      })
       .finally(() => {
         running = undefined;
         if (again && !stopped) {
@@ -82,17 +248,44 @@ export function startOutboxRelay(options: {
     return running;
   };
 
-  const timer = setInterval(() => void run(), options.intervalMs ?? 1000);
+  const full = () => {
+    fullWanted = true;
+    retryWanted = false;
+    return run();
+  };
+
+  const gauges = [
+    addGaugeProducer('ruilplein.outbox.pending', () => [...pendingLeft].map(([collection, value]) => ({ value, attributes: { collection } }))),
+    addGaugeProducer('ruilplein.outbox.parked', () =>
+      Promise.all(
+        plain.map(async (c) => ({ value: (await parkedOutboxEntries(c)).length, attributes: { collection: c.collectionName } })),
+      ),
+    ),
+  ];
+  const intervalMs = options.intervalMs ?? 10_000;
+  const retryIntervalMs = Math.min(options.retryIntervalMs ?? 1000, intervalMs);
+  const timer = setInterval(() => {
+    if (retryWanted || Date.now() - lastFull >= intervalMs) void full();
+  }, retryIntervalMs);
   void run();
   return {
-    kick: () => void run(),
+    kick(collection?: string, id?: DocId) {
+      if (collection === undefined || id === undefined) return void full();
+      let ids = targets.get(collection);
+      if (!ids) targets.set(collection, (ids = new Set()));
+      ids.add(id);
+      void run();
+    },
     async flush() {
-      await running;
-      await run();
+      fullWanted = true;
+      retryWanted = false;
+      // A pass already running may be a targeted one: wait until a full pass has run.
+      while (fullWanted) await (running ?? run());
     },
     async stop() {
       stopped = true;
       clearInterval(timer);
+      for (const remove of gauges) remove();
       await running;
     },
   };

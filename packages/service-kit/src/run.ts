@@ -1,9 +1,10 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
+import { createClient, type RedisClientType } from 'redis';
 import type { z } from 'zod';
 import { createTokenVerifier, type TokenVerifier } from './auth.ts';
-import { baseConfigSchema, ConfigError, mongoConfigSchema, natsConfigSchema, parseConfig } from './config.ts';
+import { baseConfigSchema, ConfigError, mongoConfigSchema, natsConfigSchema, parseConfig, redisConfigSchema } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { connectMongo, pingMongo, type Connection } from './mongo.ts';
 import { connectBus, type Bus, type Worker } from './nats.ts';
@@ -20,6 +21,12 @@ export interface StartKit<C> {
   mongo(): Promise<Connection>;
   /** Connects to NATS; drained on shutdown. */
   nats(): Promise<Bus>;
+  /**
+   * A Redis client on REDIS_URL (pass it to createApp for declared rate limits); closed on
+   * shutdown. It connects in the background and retries: while Redis is away its commands fail at
+   * once (no offline queue), so callers answer 503 instead of hanging.
+   */
+  redis(): Promise<RedisClientType>;
 }
 
 export interface ServiceParts {
@@ -80,8 +87,21 @@ export async function runService<S extends z.ZodObject>(options: {
         closers.unshift(() => bus.nc.drain());
         return bus;
       },
+      async redis() {
+        const redis: RedisClientType = createClient({ url: parseConfig(redisConfigSchema).REDIS_URL, disableOfflineQueue: true });
+        redis.on('error', (err) => logger.warn({ err }, 'redis connection failed'));
+        redis.connect().catch((err: unknown) => logger.error({ err }, 'redis gave up connecting'));
+        closers.push(async () => {
+          // A client still retrying has nothing to flush: stop it rather than wait for a server.
+          if (redis.isReady) await redis.quit();
+          else if (redis.isOpen) redis.destroy();
+        });
+        return redis;
+      },
     });
-    const server = parts.app.listen(config.PORT);
+    // HOST: `npm start` binds 127.0.0.1 (the local edge is the only door); unset, every interface (containers).
+    const host = process.env.HOST?.trim() || undefined;
+    const server = host ? parts.app.listen(config.PORT, host) : parts.app.listen(config.PORT);
     // Upgraded connections (websockets) have no request to finish, and server.close() would wait for
     // them forever: they are closed when shutdown begins, and their clients reconnect elsewhere.
     const upgraded = new Set<Duplex>();
@@ -94,7 +114,7 @@ export async function runService<S extends z.ZodObject>(options: {
       });
     }
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-    logger.info({ port: config.PORT }, `${name} listening`);
+    logger.info({ port: config.PORT, host: host ?? '*' }, `${name} listening`);
     onShutdown(logger, async () => {
       const closing = closeServer(server);
       for (const socket of upgraded) socket.destroy();

@@ -3,7 +3,7 @@ import { testStores } from '@ruilplein/local/testing';
 import { connectBus, connectMongo, type Bus, type Connection } from '../src/index.ts';
 
 /** A fresh database and NATS connection on the test stores; `close` drops the database. */
-export async function testInfra(name: string): Promise<{ db: Connection; bus: Bus; dbName: string; mongoUrl: string; close(): Promise<void> }> {
+export async function testInfra(name: string): Promise<{ db: Connection; bus: Bus; dbName: string; mongoUrl: string; natsUrl: string; close(): Promise<void> }> {
   const { mongoUrl, natsUrl } = testStores();
   const dbName = `${name}-${randomUUID().slice(0, 8)}`;
   const [db, bus] = await Promise.all([connectMongo(mongoUrl, dbName), connectBus(natsUrl, name)]);
@@ -12,6 +12,7 @@ export async function testInfra(name: string): Promise<{ db: Connection; bus: Bu
     bus,
     dbName,
     mongoUrl,
+    natsUrl,
     async close() {
       await db.dropDatabase();
       await db.close();

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { defineRoute } from '@ruilplein/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -20,6 +21,29 @@ const routes = {
   admin: defineRoute({ service: 'listing', method: 'get', path: '/admin', summary: 'admin', access: 'admin', response: z.object({ ok: z.boolean() }) }),
   boom: defineRoute({ service: 'listing', method: 'get', path: '/boom', summary: 'boom', access: 'public', response: z.object({}) }),
   refused: defineRoute({ service: 'listing', method: 'get', path: '/refused', summary: 'refused', access: 'public', response: z.object({}) }),
+  whoami: defineRoute({ service: 'listing', method: 'get', path: '/whoami', summary: 'optional login', access: 'public', response: z.object({ userId: z.string().nullable() }) }),
+  personal: defineRoute({ service: 'listing', method: 'get', path: '/personal', summary: 'personal', access: 'public', personal: true, response: z.object({}) }),
+  report: defineRoute({
+    service: 'listing',
+    method: 'post',
+    path: '/report',
+    summary: 'caller fields',
+    access: 'user',
+    caller: { body: ['reporterID'], query: ['userId'] },
+    query: z.object({ userId: z.string().optional() }),
+    body: z.object({ reporterID: z.string().optional(), reason: z.string() }),
+    response: z.object({ ok: z.boolean() }),
+  }),
+  offer: defineRoute({
+    service: 'listing',
+    method: 'post',
+    path: '/offer',
+    summary: 'caller field on a public route',
+    access: 'public',
+    caller: { body: ['senderID'] },
+    body: z.object({ senderID: z.string().optional() }),
+    response: z.object({ ok: z.boolean() }),
+  }),
 };
 
 let issuer: TestIssuer;
@@ -42,6 +66,13 @@ beforeAll(async () => {
       api.handle(routes.refused, () => {
         throw badRequest('Dat mag niet.');
       });
+      api.handle(routes.whoami, ({ principal, res }) => {
+        res.setHeader('cache-control', 'public, max-age=60');
+        return { userId: principal?.userId ?? null };
+      });
+      api.handle(routes.personal, () => ({}));
+      api.handle(routes.report, () => ({ ok: true }));
+      api.handle(routes.offer, () => ({ ok: true }));
     },
   });
   server = await listen(app);
@@ -126,5 +157,75 @@ describe('createApp', () => {
     expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:limit']);
     expect(op.requestBody.content['application/json'].schema.properties.name.maxLength).toBe(5);
     expect(doc.paths['/admin'].get.security).toEqual([{ bearer: [] }]);
+  });
+});
+
+describe('what a route declares', () => {
+  const OBJECT_ID = '65a1b2c3d4e5f60718293a4b';
+  const postAs = (path: string, payload: unknown, token?: string) =>
+    fetch(server.url + path, { method: 'POST', body: JSON.stringify(payload), headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) } });
+
+  it('optional login: a public route sees a valid caller and treats a bad or expired token as a guest', async () => {
+    expect(await json(await get('/whoami'))).toEqual({ userId: null });
+    expect(await json(await get('/whoami', await issuer.sign({ sub: 'u7' })))).toEqual({ userId: 'u7' });
+    for (const token of ['not-a-jwt', await issuer.sign({ sub: 'u7' }, { expiresIn: '-1m' }), await issuer.signWithForeignKey({ sub: 'u7' }), issuer.unsigned({ sub: 'u7' })]) {
+      const res = await get('/whoami', token);
+      expect(res.status).toBe(200);
+      expect(await json(res)).toEqual({ userId: null });
+    }
+  });
+
+  it('no-store on every answer of a non-public or personal route, refusals included; public routes keep theirs', async () => {
+    expect((await get('/mine', await issuer.sign({ sub: 'u1' }))).headers.get('cache-control')).toBe('no-store');
+    expect((await get('/mine')).headers.get('cache-control')).toBe('no-store');
+    expect((await get('/admin', await issuer.sign({ sub: 'u1' }))).headers.get('cache-control')).toBe('no-store');
+    expect((await get('/personal')).headers.get('cache-control')).toBe('no-store');
+    expect((await get('/whoami')).headers.get('cache-control')).toBe('public, max-age=60');
+    expect((await post('/things/1', JSON.stringify({ name: 'a' }))).headers.get('cache-control')).toBeNull();
+  });
+
+  it('caller fields: absent or the caller (any case) pass, anyone else is a 403 with a Dutch message', async () => {
+    const token = await issuer.sign({ sub: OBJECT_ID });
+    expect((await postAs('/report', { reason: 'x' }, token)).status).toBe(200);
+    expect((await postAs('/report', { reason: 'x', reporterID: OBJECT_ID.toUpperCase() }, token)).status).toBe(200);
+    expect((await postAs(`/report?userId=${OBJECT_ID}`, { reason: 'x', reporterID: OBJECT_ID }, token)).status).toBe(200);
+    const other = await postAs('/report', { reason: 'x', reporterID: '65a1b2c3d4e5f60718293a4c' }, token);
+    expect(other.status).toBe(403);
+    expect(await json(other)).toEqual({ message: 'Je kunt dit alleen voor jezelf doen.' });
+    expect((await postAs('/report?userId=iemand-anders', { reason: 'x' }, token)).status).toBe(403);
+    // Input errors come first; without a token the route's own access answers.
+    expect((await postAs('/report', { reporterID: 'iemand-anders' }, token)).status).toBe(400);
+    expect((await postAs('/report', { reason: 'x', reporterID: OBJECT_ID })).status).toBe(401);
+    // On a public route a guest may not name anyone, a member only themselves.
+    expect((await postAs('/offer', {})).status).toBe(200);
+    expect((await postAs('/offer', { senderID: OBJECT_ID })).status).toBe(401);
+    expect((await postAs('/offer', { senderID: OBJECT_ID }, token)).status).toBe(200);
+    expect((await postAs('/offer', { senderID: 'u2' }, token)).status).toBe(403);
+  });
+
+  it('a body that lies about its Content-Encoding is a 400 with a Dutch message, a true one is read', async () => {
+    const payload = JSON.stringify({ name: 'fiets' });
+    const send = (data: Buffer | string, encoding: string, type = 'application/json') =>
+      fetch(`${server.url}/things/1`, { method: 'POST', body: data, headers: { 'content-type': type, 'content-encoding': encoding } });
+    expect((await send(gzipSync(payload), 'gzip')).status).toBe(200);
+    for (const [data, encoding, type] of [
+      [payload, 'gzip'],
+      [payload, 'deflate'],
+      [payload, 'br'],
+      [payload, 'zstd-ish'],
+      [gzipSync(payload).subarray(0, 12), 'gzip'],
+      ['platte tekst', 'gzip', 'text/plain'],
+    ] as const) {
+      const res = await send(data, encoding, type);
+      expect(res.status, `${encoding} ${type ?? ''}`).toBe(400);
+      expect(await json(res)).toEqual({ message: 'De invoer is niet leesbaar: de Content-Encoding klopt niet of wordt niet ondersteund.' });
+    }
+  });
+
+  it('a route declaring a rate limit in an app without redis stops the start', () => {
+    const limited = defineRoute({ service: 'listing', method: 'get', path: '/limited', summary: 'l', access: 'public', rateLimit: { per: 'client', points: 1, windowSeconds: 1 }, response: z.object({}) });
+    expect(() =>
+      createApp({ service: 'test', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: (api) => api.handle(limited, () => ({})) }),
+    ).toThrow(/GET \/limited declares a rate limit, but createApp got no redis/);
   });
 });

@@ -7,6 +7,7 @@ import {
   consume,
   createEvent,
   DEAD_LETTER_STREAM,
+  deadLetterSubject,
   ensureStream,
   HttpError,
   PermanentError,
@@ -40,7 +41,7 @@ afterAll(async () => {
 
 /** The next message parked for a durable on the dead-letter stream. */
 async function deadLetters(durable: string, count: number): Promise<JsMsg[]> {
-  const consumer = await infra.bus.js.consumers.get(DEAD_LETTER_STREAM, { filterSubjects: [`${DEAD_LETTER_STREAM}.${durable}`] });
+  const consumer = await infra.bus.js.consumers.get(DEAD_LETTER_STREAM, { filterSubjects: [deadLetterSubject(durable)] });
   const out: JsMsg[] = [];
   while (out.length < count) {
     const msg = await consumer.next({ expires: 5000 });

@@ -3,7 +3,21 @@ import { fileURLToPath } from 'node:url';
 import type { EventEnvelope } from '@ruilplein/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { consume, createEvent, ensureStream, outboxFields, PENDING, publishEvent, startOutboxRelay, type OutboxEntry } from '../src/index.ts';
+import {
+  connectBus,
+  consume,
+  createEvent,
+  ensureStream,
+  observeKitGauge,
+  outboxFields,
+  PARKED,
+  parkedOutboxEntries,
+  PENDING,
+  publishEvent,
+  startOutboxRelay,
+  type OutboxEntry,
+  type ParkedOutboxEntry,
+} from '../src/index.ts';
 import { silentLogger } from '../src/testing.ts';
 import { testInfra, waitFor } from './helpers.ts';
 
@@ -17,7 +31,8 @@ beforeAll(async () => {
 });
 afterAll(() => infra.close());
 
-const offers = () => infra.db.collection<{ _id: string; status: string; outbox?: Record<string, OutboxEntry> }>('offers');
+type Offer = { _id: string; status: string; outbox?: Record<string, OutboxEntry>; outboxPending?: true; outboxParked?: Record<string, ParkedOutboxEntry> };
+const offers = () => infra.db.collection<Offer>('offers');
 
 /** Every event the stream holds for an offer, read through a durable consumer like a real subscriber. */
 async function received(durable: string) {
@@ -94,4 +109,90 @@ describe('outbox', () => {
     const doc = await offers().findOne({ _id: 'o3' });
     expect(Object.keys(doc?.outbox ?? {})).toHaveLength(1);
   });
+
+  it('publishes a kicked document by its id alone, and the rest on the next full pass', async () => {
+    const sub = await received('outbox-kicked');
+    const relay = startOutboxRelay({ bus: infra.bus, db: infra.db, collections: ['offers'], logger, intervalMs: 60_000 });
+    await relay.flush();
+    const [quiet, kicked] = ['k1', 'k2'].map((offerId) => createEvent(registry, 'kito.offer.accepted', { offerId }));
+    await offers().insertMany([
+      { _id: 'k1', status: 'Accepted', ...unflatten(outboxFields(quiet!)) },
+      { _id: 'k2', status: 'Accepted', ...unflatten(outboxFields(kicked!)) },
+    ]);
+    relay.kick('offers', 'k2');
+    await waitFor(() => sub.seen.some((e) => e.id === kicked!.id));
+    expect(await offers().countDocuments({ _id: 'k2', ...PENDING })).toBe(0);
+    expect(await offers().countDocuments({ _id: 'k1', ...PENDING })).toBe(1); // a kick reads only its document
+    await relay.flush();
+    await waitFor(() => sub.seen.some((e) => e.id === quiet!.id));
+    expect(await offers().countDocuments({ _id: 'k1', ...PENDING })).toBe(0);
+    await relay.stop();
+    await sub.stop();
+  });
+
+  it('parks an entry that can never be published without holding back the others', async () => {
+    const good = [1, 2, 3].map((n) => createEvent(registry, 'kito.offer.accepted', { offerId: `p${n}` }));
+    // A subject no stream takes (JetStream: no responders), and a payload over NATS's 1 MB limit.
+    const nowhere = { ...createEvent(registry, 'kito.offer.accepted', { offerId: 'p1' }), type: 'kitonowhere.offer.accepted' };
+    const huge = createEvent(registry, 'kito.offer.accepted', { offerId: 'x'.repeat(1_200_000) });
+    await offers().insertMany([
+      { _id: 'p1', status: 'Accepted', ...unflatten(outboxFields(nowhere, good[0]!)) },
+      { _id: 'p2', status: 'Accepted', ...unflatten(outboxFields(good[1]!)) },
+      { _id: 'p3', status: 'Accepted', ...unflatten(outboxFields(huge, good[2]!)) },
+    ]);
+    const sub = await received('outbox-poison');
+    const relay = startOutboxRelay({ bus: infra.bus, db: infra.db, collections: ['offers'], logger, intervalMs: 60_000, maxAttempts: 3, retryDelayMs: () => 0 });
+    await relay.flush();
+    await waitFor(() => sub.seen.filter((e) => (e.payload as { offerId: string }).offerId.startsWith('p')).length === 3);
+    expect((await offers().findOne({ _id: 'p1' }))?.outbox?.[nowhere.id]).toMatchObject({ lastError: 'no stream takes kitonowhere.offer.accepted (no responders)' });
+
+    await waitFor(async () => {
+      await relay.flush();
+      return (await offers().countDocuments(PENDING)) === 0;
+    });
+    const p1 = await offers().findOne({ _id: 'p1' });
+    expect(p1?.outbox).toBeUndefined();
+    expect(p1?.outboxPending).toBeUndefined();
+    expect(p1?.outboxParked?.[nowhere.id]).toMatchObject({ event: { id: nowhere.id }, attempts: 3, reason: 'no stream takes kitonowhere.offer.accepted (no responders)' });
+    const parked = await parkedOutboxEntries(offers() as never);
+    expect(parked.map((p) => [p.docId, p.id])).toEqual(expect.arrayContaining([['p1', nowhere.id], ['p3', huge.id]]));
+    expect(parked.find((p) => p.id === huge.id)?.entry.reason).toMatch(/payload/i);
+    expect(await offers().countDocuments(PARKED)).toBe(2);
+
+    const gauge = async (name: 'ruilplein.outbox.pending' | 'ruilplein.outbox.parked') =>
+      (await observeKitGauge(name)).flat().find((o) => o.attributes.collection === 'offers')?.value;
+    expect(await gauge('ruilplein.outbox.parked')).toBe(2);
+    expect(await gauge('ruilplein.outbox.pending')).toBe(0);
+    await relay.stop();
+    await sub.stop();
+    expect(sub.seen.filter((e) => (e.payload as { offerId: string }).offerId.startsWith('p')).map((e) => e.id).sort()).toEqual(good.map((e) => e.id).sort());
+  });
+
+  it('counts no attempt when JetStream itself does not answer', async () => {
+    const event = createEvent(registry, 'kito.offer.accepted', { offerId: 'd1' });
+    await offers().insertOne({ _id: 'd1', status: 'Accepted', ...unflatten(outboxFields(event)) });
+    const down = await connectBus(infra.natsUrl, 'kit-outbox-down');
+    await down.nc.close();
+    const relay = startOutboxRelay({ bus: down, db: infra.db, collections: ['offers'], logger, intervalMs: 60_000, maxAttempts: 1 });
+    await relay.flush();
+    await relay.flush();
+    const pending = (await observeKitGauge('ruilplein.outbox.pending')).flat().find((o) => o.attributes.collection === 'offers');
+    await relay.stop();
+    expect(pending?.value).toBe(1);
+    const doc = await offers().findOne({ _id: 'd1' });
+    expect(doc?.outbox?.[event.id]?.attempts).toBeUndefined();
+    expect(doc?.outboxPending).toBe(true);
+    expect(doc?.outboxParked).toBeUndefined();
+  });
 });
+
+/** `outbox.<id>` paths as the nested document an insert needs. */
+function unflatten(fields: Record<string, unknown>): Partial<Offer> {
+  const out: Record<string, Record<string, unknown> | unknown> = {};
+  for (const [path, value] of Object.entries(fields)) {
+    const [head, key] = path.split('.');
+    if (key) out[head!] = { ...(out[head!] as object), [key]: value };
+    else out[path] = value;
+  }
+  return out as Partial<Offer>;
+}

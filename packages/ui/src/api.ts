@@ -30,8 +30,9 @@ const fallbackMessages: Record<number, string> = {
 const genericMessage = 'Er ging iets mis. Probeer het later opnieuw.';
 
 /**
- * Calls the API (same origin: `path` like `/api/category`) and returns the parsed JSON answer, or
- * the text of a plain-text answer (the spec's password calls answer in plain text).
+ * One HTTP exchange with the API (same origin: `path` like `/api/category`): the parsed JSON
+ * answer, or the text of a plain-text answer. Frontends call `request` (client.ts) with a contract
+ * route instead; this is the transport under it, without token renewal.
  */
 export async function api<T>(path: string, { method = 'GET', body, token, signal }: ApiOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };

@@ -1,7 +1,8 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { Role } from '@ruilplein/contracts';
-import { api } from './api.ts';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { ADMIN_ROLES, authApi, type Role } from '@ruilplein/contracts/browser';
+import { request, verifyStoredSession } from './client.ts';
 import { fetchAmountOfTrades } from './offers.ts';
+import { onSessionToken, sessionToken, setSessionToken } from './token.ts';
 
 /** The copy of the member the browser keeps (spec 1 §3, "User (session copy)"). */
 export interface SessionUser {
@@ -38,7 +39,6 @@ export interface Session {
 }
 
 const userKey = 'ruilplein.user';
-const tokenKey = 'ruilplein.token';
 
 /** The session copy of a user record the server sent: only the fields the browser keeps (no email, no coordinates). */
 export function sessionUserOf(user: SessionUser): SessionUser {
@@ -64,32 +64,46 @@ function store(key: string, value: string | null) {
   }
 }
 
-// Browser code imports contracts for types only (a value import would bundle zod): ADMIN_ROLES of contracts/auth.ts.
-const adminRoles: readonly Role[] = ['Moderator', 'Beheerder'];
-
 const roles = (user: SessionUser | null): Role[] => (user ? (Array.isArray(user.role) ? user.role : [user.role]) : []);
 
 const SessionContext = createContext<Session | null>(null);
 
 /**
- * Keeps user and token in localStorage (spec 1 §4). A stored token is checked at start with
- * GET /api/auth/verify, then today's offer count is fetched; a failed check signs out. `loading`
- * stays true until both are done.
+ * Keeps user and token in localStorage (spec 1 §4; the token through token.ts, which the API client
+ * renews). A stored token is checked at start with GET /api/auth/verify, after renewing it when it
+ * has expired, then today's offer count is fetched; a failed check signs out. `loading` stays true
+ * until both are done. A session the client could not renew ends here too.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState(() => stored<SessionUser>(userKey, JSON.parse));
-  const [token, setToken] = useState(() => stored(tokenKey, String));
+  const token = useSyncExternalStore(onSessionToken, sessionToken, () => null);
   const [amountOfTrades, setAmountOfTrades] = useState(0);
   const [loading, setLoading] = useState(() => Boolean(token));
 
   useEffect(() => store(userKey, user && JSON.stringify(user)), [user]);
-  useEffect(() => store(tokenKey, token), [token]);
 
   const signOut = useCallback(() => {
     setUser(null);
-    setToken(null);
+    setSessionToken(null);
     setAmountOfTrades(0);
   }, []);
+
+  // Another tab signed in or out: token.ts follows the token, this the user that goes with it.
+  useEffect(() => {
+    const follow = (event: StorageEvent) => {
+      if (event.key === userKey || event.key === null) setUser(event.key === null ? null : stored<SessionUser>(userKey, JSON.parse));
+    };
+    window.addEventListener('storage', follow);
+    return () => window.removeEventListener('storage', follow);
+  }, []);
+
+  // The token went: refused renewal, or signed out in another tab.
+  useEffect(() => {
+    if (!token && !loading) {
+      setUser(null);
+      setAmountOfTrades(0);
+    }
+  }, [token, loading]);
 
   // Once, at start: tokens set later by signIn come straight from the server.
   useEffect(() => {
@@ -98,7 +112,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     (async () => {
       let userId = user?.id;
       try {
-        const answer = await api<{ user?: SessionUser } | undefined>('/api/auth/verify', { token });
+        const answer = await verifyStoredSession();
         if (!current) return;
         if (answer?.user?.id) {
           setUser(sessionUserOf(answer.user));
@@ -110,7 +124,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         return;
       }
       if (!userId) return;
-      const count = await fetchAmountOfTrades(token, userId);
+      const count = await fetchAmountOfTrades(userId);
       if (current) setAmountOfTrades(count);
     })().finally(() => current && setLoading(false));
     return () => {
@@ -119,13 +133,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(async () => {
-    if (token) await api('/api/auth/logout', { method: 'POST', token }).catch((err: unknown) => console.warn('Uitloggen bij de server mislukt', err));
+    // Also clears the refresh cookie.
+    if (sessionToken()) await request(authApi.logout).catch((err: unknown) => console.warn('Uitloggen bij de server mislukt', err));
     signOut();
-  }, [token, signOut]);
+  }, [signOut]);
 
   const session = useMemo<Session>(() => {
     const held = roles(user);
-    const isAdmin = held.some((role) => adminRoles.includes(role));
+    const isAdmin = held.some((role) => ADMIN_ROLES.includes(role));
     const subscribed = Boolean(user?.subscriptionEndsAt && new Date(user.subscriptionEndsAt).getTime() > Date.now());
     return {
       user,
@@ -137,9 +152,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       isAdmin,
       isPremium: isAdmin || held.includes('Premium') || subscribed,
       signIn(newToken, newUser) {
-        setToken(newToken);
+        setSessionToken(newToken);
         setUser(sessionUserOf(newUser));
-        void fetchAmountOfTrades(newToken, newUser.id).then(setAmountOfTrades);
+        void fetchAmountOfTrades(newUser.id).then(setAmountOfTrades);
       },
       setUser: (next) => setUser(sessionUserOf(next)),
       setAmountOfTrades,

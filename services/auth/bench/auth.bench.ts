@@ -1,9 +1,11 @@
 // Login throughput and latency of the auth service (argon2id at the configured cost), and what
 // checking a token costs the gateway per request. Run with `npm run bench:auth`; it starts and
-// stops its own stores and auth process (local mode, with its demo accounts).
+// stops its own stores and auth process (local mode, with its demo accounts). It prints figures
+// only: the logs of the stores and the auth service go to .data/bench/auth/logs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,7 +24,9 @@ const VERIFY_ROUNDS = 5000;
 
 let stores: Stores | undefined;
 let child: ChildProcess | undefined;
-let dataDir: string | undefined;
+/** Wiped at each start; after a run it keeps the logs (the stores' data is removed). */
+const dataDir = join(repoRoot, '.data', 'bench', 'auth');
+const logDir = join(dataDir, 'logs');
 
 async function cleanup() {
   if (child && child.exitCode === null) {
@@ -31,19 +35,23 @@ async function cleanup() {
     await Promise.race([exited, sleep(10_000)]);
   }
   await stores?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  for (const store of ['mongo', 'redis', 'nats']) await rm(join(dataDir, store), { recursive: true, force: true });
 }
 
 async function startAuth(s: Stores): Promise<string> {
   const port = await freePort();
   child = spawn(process.execPath, [join(repoRoot, 'services/auth/src/main.ts')], {
-    env: { PATH: process.env.PATH, MONGODB_URL: s.mongoUrl, NATS_URL: s.natsUrl, REDIS_URL: s.redisUrl, PORT: String(port), RUILPLEIN_MODE: 'local', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { PATH: process.env.PATH, MONGODB_URL: s.mongoUrl, NATS_URL: s.natsUrlFor('auth'), REDIS_URL: s.redisUrl, PORT: String(port), RUILPLEIN_MODE: 'local', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const log = createWriteStream(join(logDir, 'auth.log'), { flags: 'a' });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  child.once('close', () => log.end());
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`auth exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`auth exited with ${child.exitCode}; see ${join(logDir, 'auth.log')}`);
     if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return url;
     await sleep(200);
   }
@@ -53,7 +61,9 @@ async function startAuth(s: Stores): Promise<string> {
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 async function main() {
-  dataDir = await mkdtemp(join(tmpdir(), 'ruilplein-bench-auth-'));
+  await rm(dataDir, { recursive: true, force: true });
+  await mkdir(logDir, { recursive: true });
+  console.log(`logs: ${logDir}`);
   stores = await startStores({ dataDir, envPrefix: false });
   const url = await startAuth(stores);
   const cost = DEFAULT_ARGON2_COST;

@@ -14,10 +14,11 @@ import {
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
 import type { AuthContext } from './accounts/context.ts';
-import { DEFAULT_LIMITS, type AuthLimits } from './accounts/limits.ts';
+import { DEFAULT_LIMITS, limitIds, localLimitKey, type AuthLimits } from './accounts/limits.ts';
 import { userModel } from './accounts/model.ts';
 import { createPasswords, DEFAULT_ARGON2_COST, type Argon2Cost } from './accounts/passwords.ts';
 import { accountHttp } from './accounts/routes.ts';
+import { createSessions, startSessionCleanup } from './accounts/refresh.ts';
 import { createTokenIssuer, jwksOf, loadSigningKey } from './accounts/tokens.ts';
 import { adminUserHttp } from './admin/routes.ts';
 import { avatarHttp } from './avatars/routes.ts';
@@ -43,13 +44,20 @@ export const authConfig = redisConfigSchema
     MAIL_FROM: z.string().min(3).default('Ruilplein <noreply@ruilplein.nl>'),
     /** PEM private key (Ed25519, P-256 or RSA) signing access tokens. */
     AUTH_JWT_PRIVATE_KEY: z.string().includes('PRIVATE KEY', { message: 'expected a PEM private key' }).optional(),
-    AUTH_TOKEN_TTL_HOURS: positive(7 * 24),
+    /** Access tokens are short: roles, premium and bans reach every service within this. */
+    AUTH_ACCESS_TOKEN_TTL_MINUTES: positive(15),
+    /** How long a session lasts without a visit (the refresh cookie); each refresh starts it anew. */
+    AUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().positive().optional(),
+    /** Before access tokens were short this was the whole session; still honoured as its length. */
+    AUTH_TOKEN_TTL_HOURS: z.coerce.number().int().positive().optional(),
     AUTH_ADMIN_EMAILS: z
       .string()
       .default('')
       .transform((s) => s.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
     AUTH_ARGON2_MEMORY_KIB: positive(DEFAULT_ARGON2_COST.memoryCost),
     AUTH_ARGON2_TIME_COST: positive(DEFAULT_ARGON2_COST.timeCost),
+    /** Secret of the login and mail limiters' HMAC keys (README "Environment"). */
+    AUTH_LIMIT_KEY: z.string().min(32, 'expected at least 32 characters').optional(),
   })
   .extend(geoConfig.shape);
 export type AuthConfig = z.output<typeof authConfig>;
@@ -57,7 +65,7 @@ export type AuthConfig = z.output<typeof authConfig>;
 /** Outside local mode there is no stand-in: a missing key or mail server stops the start. */
 export function checkAuthConfig(config: AuthConfig): void {
   if (config.RUILPLEIN_MODE === 'local') return;
-  for (const name of ['AUTH_JWT_PRIVATE_KEY', 'SMTP_URL'] as const) {
+  for (const name of ['AUTH_JWT_PRIVATE_KEY', 'SMTP_URL', 'AUTH_LIMIT_KEY'] as const) {
     if (!config[name]) throw new ConfigError(`config: ${name} is missing (required unless RUILPLEIN_MODE=local)`);
   }
 }
@@ -70,6 +78,21 @@ export interface AuthDeps {
   config: AuthConfig;
   /** Tests shorten windows or points; the defaults are DEFAULT_LIMITS. */
   limits?: Partial<AuthLimits>;
+  /** Tests shorten token lifetimes below what the variables can express. */
+  tokenTtl?: { accessSeconds?: number; refreshSeconds?: number };
+}
+
+/**
+ * The refresh token's lifetime. AUTH_TOKEN_TTL_HOURS set the session length when the access token
+ * was the session; a deployment that shortened it keeps its shorter sessions.
+ */
+function refreshTtlSeconds(config: AuthConfig, logger: Logger): number {
+  if (config.AUTH_REFRESH_TOKEN_TTL_DAYS) return config.AUTH_REFRESH_TOKEN_TTL_DAYS * 86_400;
+  if (config.AUTH_TOKEN_TTL_HOURS) {
+    logger.warn('AUTH_TOKEN_TTL_HOURS is deprecated: it now sets the session (refresh token) lifetime; use AUTH_REFRESH_TOKEN_TTL_DAYS');
+    return config.AUTH_TOKEN_TTL_HOURS * 3600;
+  }
+  return 7 * 86_400;
 }
 
 function localSigningKeyPem(logger: Logger): string {
@@ -92,7 +115,8 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const accountDeletion = { users, deletions, redis, relay, avatars, stats };
 
   const key = await loadSigningKey(config.AUTH_JWT_PRIVATE_KEY ?? localSigningKeyPem(logger));
-  const tokens = createTokenIssuer({ key, redis, ttlSeconds: config.AUTH_TOKEN_TTL_HOURS * 3600 });
+  const tokens = createTokenIssuer({ key, redis, ttlSeconds: deps.tokenTtl?.accessSeconds ?? config.AUTH_ACCESS_TOKEN_TTL_MINUTES * 60 });
+  const sessions = createSessions({ db, users, tokens, logger, ttlSeconds: deps.tokenTtl?.refreshSeconds ?? refreshTtlSeconds(config, logger) });
   const argon2: Argon2Cost = { ...DEFAULT_ARGON2_COST, memoryCost: config.AUTH_ARGON2_MEMORY_KIB, timeCost: config.AUTH_ARGON2_TIME_COST };
   const mailer: Mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : devOutboxMailer(db);
 
@@ -104,9 +128,11 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
     users,
     relay,
     tokens,
+    sessions,
     passwords: createPasswords(argon2),
     mailer,
     limits: { ...DEFAULT_LIMITS, ...deps.limits },
+    limitIds: limitIds(config.AUTH_LIMIT_KEY ?? localLimitKey(config.AUTH_JWT_PRIVATE_KEY)),
     publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
     adminEmails: new Set(config.AUTH_ADMIN_EMAILS),
   };
@@ -119,6 +145,7 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const app = createApp({
     service: 'auth',
     logger,
+    redis,
     verifyToken: tokens.verify,
     readiness: { ...storeReadiness(deps), redis: () => redis.ping() },
     routes: (api) => {
@@ -138,5 +165,5 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   });
 
   const cleanup = startInactivityCleanup({ ...accountDeletion, logger });
-  return { app, workers: [cleanup, relay] };
+  return { app, workers: [cleanup, startSessionCleanup(sessions, logger), relay] };
 }

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { AUTH_MESSAGES, DEFAULT_AVATAR, eventRegistry, tokenVersionKey } from '@ruilplein/contracts';
 import { testStores } from '@ruilplein/local/testing';
 import { consume, createTokenVerifier, MESSAGES } from '@ruilplein/service-kit';
@@ -28,6 +29,20 @@ afterAll(async () => {
 const register = (fields: Record<string, unknown>, ip = randomIp()) => post(url, '/api/auth/register', fields, { 'x-forwarded-for': ip });
 const login = (email: string, password: string, ip = randomIp()) => post(url, '/api/auth/login', { email, password }, { 'x-forwarded-for': ip });
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+/**
+ * A login from a given loopback address, without X-Forwarded-For: two clients told apart by the
+ * connection itself (all of 127/8 reaches the server), whatever proxies the service trusts.
+ */
+const loginFrom = (from: string, email: string, password: string, base = url) =>
+  new Promise<{ status: number; headers: Record<string, unknown>; body: { message?: string } }>((resolve, reject) => {
+    const req = request(`${base}/api/auth/login`, { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ email, password }));
+  });
 const verify = (token: string) => fetch(`${url}/api/auth/verify`, { headers: bearer(token) });
 const rawPost = (path: string, payload: string, contentType: string, ip = randomIp()) =>
   fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': contentType, 'x-forwarded-for': ip }, body: payload });
@@ -220,20 +235,51 @@ describe('login', () => {
     expect((await post(url, '/api/auth/login', { email: { $ne: '' }, password: GOOD_PASSWORD })).status).toBe(400);
   });
 
-  it('locks an account after 5 failed attempts, even for the right password, from any address', async () => {
+  it('five wrong passwords from one address lock that address out of the account, never the owner elsewhere', async () => {
     const { email } = await signUp(url);
-    for (let i = 0; i < 5; i++) expect((await login(email, `Fout${i}abc`)).status).toBe(401);
-    const locked = await login(email, GOOD_PASSWORD);
+    const attacker = '127.0.0.2';
+    for (let i = 0; i < 5; i++) expect((await loginFrom(attacker, email, `Fout${i}abc`)).status).toBe(401);
+    const locked = await loginFrom(attacker, email, GOOD_PASSWORD);
     expect(locked.status).toBe(429);
-    expect((await body(locked)).message).toMatch(/^Te veel mislukte inlogpogingen\. Probeer het over 1[45] minuten opnieuw\.$/);
-    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(locked.body.message).toMatch(/^Te veel mislukte inlogpogingen\. Probeer het over 1[45] minuten opnieuw\.$/);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+    // The owner, from another address: in, and the attacker's count stays.
+    expect((await loginFrom('127.0.0.3', email, GOOD_PASSWORD)).status).toBe(200);
+    expect((await loginFrom(attacker, email, GOOD_PASSWORD)).status).toBe(429);
+    // Again and again from elsewhere changes nothing for the owner.
+    for (let i = 0; i < 5; i++) expect((await loginFrom('127.0.0.4', email, 'Fout1234')).status).toBe(401);
+    expect((await loginFrom('127.0.0.3', email, GOOD_PASSWORD)).status).toBe(200);
   });
 
-  it('a successful login clears the failures of the account', async () => {
+  it('a successful login clears the failures of the account from that address', async () => {
     const { email } = await signUp(url);
-    for (let i = 0; i < 4; i++) await login(email, 'Fout1234');
-    expect((await login(email, GOOD_PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 4; i++) expect((await login(email, 'Fout1234')).status).toBe(401);
+    const from = '127.0.0.5';
+    for (let i = 0; i < 4; i++) await loginFrom(from, email, 'Fout1234');
+    expect((await loginFrom(from, email, GOOD_PASSWORD)).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await loginFrom(from, email, 'Fout1234')).status).toBe(401);
+  });
+
+  it('keeps a much higher ceiling per account across all addresses, and keys every limit by an HMAC', async () => {
+    const spraying = await startAuth(stores, { AUTH_LIMIT_KEY: 'k'.repeat(40) }, { limits: { loginPerAccount: { points: 6, windowSeconds: 900 } } });
+    try {
+      const { email } = await signUp(spraying.url);
+      for (let i = 0; i < 6; i++) expect((await loginFrom(`127.0.1.${i + 1}`, email, 'Fout1234', spraying.url)).status).toBe(401);
+      const capped = await loginFrom('127.0.1.20', email, GOOD_PASSWORD, spraying.url);
+      expect(capped.status).toBe(429);
+      expect(capped.body.message).toMatch(/^Te veel mislukte inlogpogingen/);
+
+      // Neither the address nor its plain hash nor a client address is in Redis.
+      const keys = (await stores.redis.keys('auth:limit:*')).join('\n');
+      const lower = email.toLowerCase();
+      expect(keys).toContain('auth:limit:loginPerAccount:');
+      expect(keys).not.toContain(lower);
+      expect(keys).not.toContain(createHash('sha256').update(lower).digest('hex'));
+      expect(keys).not.toMatch(/127\.0\.|10\.\d+\.\d+\.\d+/);
+      const hmac = createHmac('sha256', 'k'.repeat(40)).update(`account\n${lower}`).digest('base64url');
+      expect(Number(await stores.redis.get(`auth:limit:loginPerAccount:${hmac}`))).toBe(7);
+    } finally {
+      await spraying.stop();
+    }
   });
 
   it('limits failed attempts per client address across accounts', async () => {
@@ -384,7 +430,10 @@ describe('events', () => {
       const { id, email } = await signUp(url);
       await expect.poll(() => seen.filter((e) => e.payload.id === id).map((e) => e.type), { timeout: 10_000 }).toEqual(['auth.user.registered', 'auth.user.activated']);
       const mine = seen.filter((e) => e.payload.id === id);
-      expect(mine[1]!.payload).toEqual({ id, firstName: 'Sanne', lastName: 'Jansen', profilePicture: DEFAULT_AVATAR, roles: ['Gebruiker'], activated: true });
+      // Each announced change counts up the member's version, so a projection can skip older states.
+      expect(mine[0]!.payload.version).toBe(1);
+      expect(mine[1]!.payload).toEqual({ id, version: 2, firstName: 'Sanne', lastName: 'Jansen', profilePicture: DEFAULT_AVATAR, roles: ['Gebruiker'], activated: true });
+      expect((await users.findById(id).lean())?.version).toBe(2);
       expect(JSON.stringify(mine)).not.toContain(email);
       expect(await users.countDocuments({ _id: id, outbox: { $exists: true, $ne: {} } })).toBe(0);
     } finally {

@@ -203,7 +203,7 @@ describe('POST /api/user/activate/{id}', () => {
 
     await expect.poll(() => eventsOf(target.id, 'auth.user.activated').length, { timeout: 10_000 }).toBe(1);
     const [event] = eventsOf(target.id, 'auth.user.activated');
-    expect(event!.payload).toMatchObject({ id: target.id, activated: true, city: 'Gent' });
+    expect(event!.payload).toMatchObject({ id: target.id, version: 1, activated: true, city: 'Gent' });
     expect(JSON.stringify(event!.payload)).not.toContain(target.email);
 
     const again = await call('POST', `/api/user/activate/${target.id}`, await tokenFor(['Beheerder']));
@@ -239,7 +239,8 @@ describe('DELETE /api/admin/delete/{id}', () => {
     expect(await userStatsModel(db).findById(target.id).lean()).toBeNull();
 
     await expect.poll(() => eventsOf(target.id, 'auth.user.deleted').length, { timeout: 10_000 }).toBe(1);
-    expect(eventsOf(target.id, 'auth.user.deleted')[0]!.payload).toEqual({ id: target.id });
+    // One more than the last version announced (none: the test wrote the user directly).
+    expect(eventsOf(target.id, 'auth.user.deleted')[0]!.payload).toEqual({ id: target.id, version: 1 });
 
     const again = await call('DELETE', `/api/admin/delete/${target.id}`, await tokenFor(['Beheerder']));
     expect(again).toMatchObject({ status: 404, json: { message: 'Gebruiker niet gevonden' } });

@@ -57,12 +57,16 @@ describe('avatar store and serving', () => {
     expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).format).toBe('jpeg');
   });
 
-  it('answers 404 in JSON for unknown, malformed and sneaky names', async () => {
-    for (const name of [`${'a'.repeat(24)}.webp`, 'x.webp', '..%2F..%2Fetc%2Fpasswd', `${'a'.repeat(24)}.jpg`, 'default_avatar.png']) {
+  it('answers 404 in JSON for unknown and malformed names, and refuses sneaky ones', async () => {
+    for (const name of [`${'a'.repeat(24)}.webp`, 'x.webp', `${'a'.repeat(24)}.jpg`, 'default_avatar.png']) {
       const res = await fetch(`${server.url}/uploads/avatars/${name}`);
       expect(res.status, name).toBe(404);
       expect(await body(res)).toEqual({ message: 'Deze afbeelding bestaat niet.' });
     }
+    // Encoded slashes and dots never reach a route (the kit's path check).
+    const sneaky = await fetch(`${server.url}/uploads/avatars/..%2F..%2Fetc%2Fpasswd`);
+    expect([400, 404]).toContain(sneaky.status);
+    expect((await body(sneaky)).message).toMatch(/\S/);
   });
 
   it('removes one avatar by path, leaves the default and unknown paths alone, and clears all of a user', async () => {

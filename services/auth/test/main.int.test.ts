@@ -8,7 +8,7 @@ import { testKeyPem } from './helpers.ts';
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 describe('auth main', () => {
-  it('stops at start-up with one line naming a missing variable, and outside local mode wants a key and SMTP', async () => {
+  it('stops at start-up with one line naming a missing variable, and outside local mode wants a key, SMTP and a limit key', async () => {
     const missing = runMain(main, { MONGODB_URL: 'mongodb://127.0.0.1:1', NATS_URL: 'nats://127.0.0.1:1' });
     expect((await missing.exited)[0]).toBe(1);
     expect(missing.output().stderr).toBe('auth: config: REDIS_URL is missing\n');
@@ -20,6 +20,9 @@ describe('auth main', () => {
     const noSmtp = runMain(main, { ...stores, AUTH_JWT_PRIVATE_KEY: testKeyPem() });
     expect((await noSmtp.exited)[0]).toBe(1);
     expect(noSmtp.output().stderr).toBe('auth: config: SMTP_URL is missing (required unless RUILPLEIN_MODE=local)\n');
+    const noLimitKey = runMain(main, { ...stores, AUTH_JWT_PRIVATE_KEY: testKeyPem(), SMTP_URL: 'smtp://127.0.0.1:1' });
+    expect((await noLimitKey.exited)[0]).toBe(1);
+    expect(noLimitKey.output().stderr).toBe('auth: config: AUTH_LIMIT_KEY is missing (required unless RUILPLEIN_MODE=local)\n');
   });
 
   it('serves its key set and the seeded admin in local mode, then drains and exits 0 on SIGTERM', async () => {

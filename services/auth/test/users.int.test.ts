@@ -179,6 +179,7 @@ describe('PUT /api/user/update', () => {
     const event = published.find((e) => e.id === id)!;
     expect(event).toEqual({
       id,
+      version: 1,
       firstName: 'Eva',
       lastName: 'Jansen',
       profilePicture: '/uploads/avatars/default_avatar.jpg',
@@ -311,6 +312,7 @@ describe('profile picture', () => {
     expect(third.status).toBe(200);
     expect((await body(third)).user.profilePicture).toBe(secondPath);
     await expect.poll(() => published.filter((e) => e.id === id).map((e) => e.profilePicture), { timeout: 10_000 }).toEqual([firstPath, secondPath, secondPath]);
+    expect(published.filter((e) => e.id === id).map((e) => e.version)).toEqual([1, 2, 3]);
   });
 
   it('refuses what is not a JPG, PNG or WEBP by content, whatever its name or type, and stores nothing', async () => {
@@ -427,11 +429,11 @@ describe('public profile and stats', () => {
       expect(res.status, path).toBe(400);
       expect((await body(res)).message).toBe('Ongeldige gebruikers-id.');
     }
-    // A path that is not valid percent-encoding is bad input too, not a failure on our side.
+    // A path that is not valid percent-encoding is refused before routing (the kit's path check).
     for (const path of ['/api/user/public/%E0%A4%A', '/api/user/public/stats/%zz', '/uploads/avatars/%zz.webp']) {
       const res = await get(path);
       expect(res.status, path).toBe(400);
-      expect(await body(res)).toEqual({ message: 'De invoer is ongeldig.' });
+      expect(await body(res)).toEqual({ message: 'Ongeldig pad.' });
     }
   });
 
@@ -453,7 +455,9 @@ describe('OpenAPI', () => {
   it('documents the profile form as multipart with the picture as a binary field', async () => {
     const doc = await body(await get('/openapi.json'));
     const [fields, files] = doc.paths['/api/user/update'].put.requestBody.content['multipart/form-data'].schema.allOf;
-    expect(fields.$defs.UpdateProfileForm.required).toEqual(['firstName', 'lastName']);
+    // Named schemas are hoisted into components.schemas and referenced from the route.
+    expect(fields.$ref).toMatch(/^#\/components\/schemas\/UpdateProfileForm/);
+    expect(doc.components.schemas[fields.$ref.split('/').pop()].required).toEqual(['firstName', 'lastName']);
     expect(files.properties).toEqual({ profilePicture: { type: 'string', format: 'binary' } });
     expect(doc.paths['/api/user/public/{id}'].get.security).toBeUndefined();
     expect(doc.paths['/api/user/my'].get.security).toEqual([{ bearer: [] }]);

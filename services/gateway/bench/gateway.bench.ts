@@ -1,9 +1,11 @@
 // GET /api/category straight to the listing service and through the gateway, on loopback.
-// Run with `npm run bench:gateway`; it starts and stops its own stores and services.
+// Run with `npm run bench:gateway`; it starts and stops its own stores and services. It prints
+// figures only: the logs of the stores and services go to .data/bench/gateway/logs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot, startStores, type Stores } from '@ruilplein/local';
@@ -20,7 +22,9 @@ const JWKS = 'http://127.0.0.1:9/.well-known/jwks.json';
 
 const children: ChildProcess[] = [];
 let stores: Stores | undefined;
-let dataDir: string | undefined;
+/** Wiped at each start; after a run it keeps the logs (the stores' data is removed). */
+const dataDir = join(repoRoot, '.data', 'bench', 'gateway');
+const logDir = join(dataDir, 'logs');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,15 +38,19 @@ function freePort(): Promise<number> {
 
 async function startService(name: string, env: Record<string, string>): Promise<string> {
   const port = await freePort();
+  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [join(repoRoot, 'services', name, 'src', 'main.ts')], {
     env: { ...process.env, ...env, PORT: String(port), AUTH_JWKS_URL: JWKS, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  child.once('close', () => log.end());
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${join(logDir, `${name}.log`)}`);
     const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
     if (healthy) return url;
     await sleep(200);
@@ -61,7 +69,7 @@ async function cleanup() {
   // Gateway first, so the service is not stopped under requests still coming through it.
   for (const child of children.reverse()) await stopChild(child);
   await stores?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  for (const store of ['mongo', 'redis', 'nats']) await rm(join(dataDir, store), { recursive: true, force: true });
 }
 
 async function load(url: string, options: { rate?: number; seconds: number; connections: number }) {
@@ -77,9 +85,11 @@ async function load(url: string, options: { rate?: number; seconds: number; conn
 }
 
 async function main() {
-  dataDir = await mkdtemp(join(tmpdir(), 'ruilplein-bench-'));
-  stores = await startStores({ dataDir, envPrefix: false, log: (line) => console.log(`stores: ${line}`) });
-  const direct = await startService('listing', { MONGODB_URL: stores.mongoUrl, NATS_URL: stores.natsUrl });
+  await rm(dataDir, { recursive: true, force: true });
+  await mkdir(logDir, { recursive: true });
+  console.log(`logs: ${logDir}`);
+  stores = await startStores({ dataDir, envPrefix: false });
+  const direct = await startService('listing', { MONGODB_URL: stores.mongoUrl, NATS_URL: stores.natsUrlFor('listing') });
   const gateway = await startService('gateway', {
     REDIS_URL: stores.redisUrl,
     UPSTREAM_LISTING: direct,
@@ -91,6 +101,7 @@ async function main() {
     if (!res.ok) throw new Error(`${url}${PATH} answered ${res.status}`);
   }
 
+  const loadAtStart = loadavg()[0]!.toFixed(2);
   console.log('warming up…');
   for (const url of [direct, gateway]) await load(url, { seconds: 5, connections: 10 });
 
@@ -110,9 +121,10 @@ async function main() {
 
   const table = [['load', 'direct p50 / p99', 'gateway p50 / p99', 'gateway / direct'], ...rows];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  console.log(`\nGET ${PATH} on ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'})`);
+  const load1 = loadavg()[0]!.toFixed(2);
+  console.log(`\nGET ${PATH} on ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), load average ${loadAtStart} at the start, ${load1} at the end`);
   for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
-  console.log('goal: p99 ≤ 1.3×, throughput ≥ 0.6×');
+  console.log('goal: direct ≥ 3000 req/s; gateway p99 ≤ 1.3×, throughput ≥ 0.6× of direct');
 }
 
 process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));

@@ -1,17 +1,22 @@
 import { Agent, ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { apiRoutes, tokenVersionKey } from '@ruilplein/contracts';
+import { apiRoutes, clusterUrl, tokenVersionKey, upstreamVariable } from '@ruilplein/contracts';
 import {
   bearerToken,
+  checkPath,
+  clientAddress,
   currentTraceHeaders,
   errorHandler,
+  GATEWAY_PROXY_HOPS,
   HttpError,
   MESSAGES,
   redisConfigSchema,
   requestId,
   requestLogging,
   traceRequests,
+  trustedProxyHops,
+  trustProxies,
   unauthorized,
   type Logger,
   type Principal,
@@ -25,17 +30,16 @@ import type { RedisClientType } from 'redis';
 import { z } from 'zod';
 import { isHubPath, publicRoutes, serviceFor, SERVICES, type Service } from './routes.ts';
 
-const upstream = (service: Service) => z.url().default(`http://${service}:8080`);
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-/** Variables of the gateway beyond the kit's own. Upstreams default to their Kubernetes service names. */
+/** `UPSTREAM_<SERVICE>` for every service of the registry, defaulting to its Kubernetes service name. */
+const upstreams = Object.fromEntries(SERVICES.map((s) => [upstreamVariable(s), z.url().default(clusterUrl(s))])) as {
+  [S in Service as ReturnType<typeof upstreamVariable<S>>]: z.ZodDefault<z.ZodURL>;
+};
+
+/** Variables of the gateway beyond the kit's own. */
 export const gatewayConfig = redisConfigSchema.extend({
-  UPSTREAM_AUTH: upstream('auth'),
-  UPSTREAM_LISTING: upstream('listing'),
-  UPSTREAM_TRADE: upstream('trade'),
-  UPSTREAM_CHAT: upstream('chat'),
-  UPSTREAM_MODERATION: upstream('moderation'),
-  UPSTREAM_PAYMENT: upstream('payment'),
+  ...upstreams,
   UPSTREAM_TIMEOUT_MS: positive(5000),
   RATE_LIMIT_PER_IP: positive(600),
   RATE_LIMIT_PER_USER: positive(600),
@@ -50,6 +54,8 @@ export interface GatewayDeps {
   redis: RedisClientType;
   /** Prefix of the rate limiters' Redis keys; tests give each gateway its own. */
   keyPrefix?: string;
+  /** Proxies in front of the gateway (TRUSTED_PROXY_HOPS, default 1: the ingress controller or the local edge). */
+  trustedProxyHops?: number;
 }
 
 export interface Gateway {
@@ -76,9 +82,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { config, logger, verifyToken } = deps;
   const keyPrefix = deps.keyPrefix ?? 'gateway:rate';
   const redis = deps.redis.withCommandOptions({ timeout: REDIS_TIMEOUT_MS });
-  const targets = Object.fromEntries(
-    SERVICES.map((s) => [s, new URL(config[`UPSTREAM_${s.toUpperCase()}` as `UPSTREAM_${Uppercase<Service>}`])]),
-  ) as Record<Service, URL>;
+  const targets = Object.fromEntries(SERVICES.map((s) => [s, new URL(config[upstreamVariable(s)])])) as Record<Service, URL>;
   const isPublic = publicRoutes(apiRoutes);
 
   const limiter = (kind: 'ip' | 'user', points: number) =>
@@ -162,7 +166,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     const timedOut = err instanceof UpstreamTimeout;
     (req as Request).log.warn({ err }, timedOut ? 'upstream timed out' : 'upstream unreachable');
-    res.status(timedOut ? 504 : 503).json({ message: timedOut ? MESSAGES.timeout : MESSAGES.unavailable });
+    res.status(timedOut ? 504 : 503).set('cache-control', 'no-store').json({ message: timedOut ? MESSAGES.timeout : MESSAGES.unavailable });
   });
 
   const upgrades = new WeakMap<IncomingMessage, { socket: Duplex; head: Buffer }>();
@@ -186,12 +190,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   const app = express();
   app.disable('x-powered-by');
-  // The Ingress controller (cluster network) or the local edge (loopback) sits in front.
-  app.set('trust proxy', 'loopback, uniquelocal');
+  // The ingress controller or the local edge sits in front and overwrites X-Forwarded-For: the
+  // client is the address it saw, never what a client wrote into the header.
+  trustProxies(app, deps.trustedProxyHops ?? trustedProxyHops(GATEWAY_PROXY_HOPS));
   app.use(helmet());
   app.use(requestId);
   app.use(traceRequests);
   app.use(requestLogging(logger, redactToken));
+  // Routing, the public-route check and the upstream all see one path: `..` and encoded slashes are refused.
+  app.use(checkPath);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -205,13 +212,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const service = serviceFor(req.path);
     // Unknown paths, and upgrades anywhere but the hub, end here before any token is looked at.
     if (!service || (upgrades.has(req) && !isHubPath(req.path))) throw new HttpError(404, MESSAGES.notFound);
-    await consume(perIp, req.ip ?? 'unknown', res);
+    await consume(perIp, clientAddress(req), res);
     const principal = await principalOf(req);
     if (principal) await consume(perUser, principal.userId, res);
     forward(req, res, service);
   });
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (err instanceof HttpError && err.status === 401) res.setHeader('www-authenticate', 'Bearer');
+    // The gateway's own refusals are about this caller at this moment: never kept by a cache.
+    if (!res.headersSent) res.setHeader('cache-control', 'no-store');
     next(err);
   });
   app.use(errorHandler(logger));

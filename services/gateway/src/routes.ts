@@ -1,44 +1,18 @@
-import type { RouteDef } from '@ruilplein/contracts';
+// The gateway's routing, derived from the contracts' registry (packages/contracts/src/registry.ts):
+// no table of its own, so a route is routed the moment its contract exists.
+import { serviceFor as ownerOf, SERVICE_NAMES, type RouteDef, type ServiceName } from '@ruilplein/contracts';
 import { match } from 'path-to-regexp';
 
-export const SERVICES = ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment'] as const;
-export type Service = (typeof SERVICES)[number];
-
-/**
- * ARCHITECTURE.md "Who owns which route", read literally: `/x/*` is `/x` and everything below it,
- * `/x*` is every path that starts with `/x` (`/api/listing`, `/api/listings`, `/api/listing/5`),
- * and a bare `/x` is that path alone (a trailing slash allowed, as express allows it).
- * The table's `/chathub` is written `/chathub/*`: socket.io asks for `/chathub/?EIO=…` and SignalR
- * for `/chathub/negotiate`.
- */
-export const ROUTE_TABLE: Record<Service, readonly string[]> = {
-  auth: ['/api/auth/*', '/api/user/*', '/api/admin/users', '/api/admin/delete/*', '/api/geo/*', '/uploads/avatars/*'],
-  listing: ['/api/category', '/api/listing*', '/api/wishlist/*', '/uploads/listings/*'],
-  trade: ['/api/tradeoffer/*', '/api/review/*'],
-  chat: ['/api/chat/*', '/chathub/*'],
-  moderation: ['/api/report/*', '/api/ban/*', '/api/warning/*', '/api/admin/stats'],
-  payment: ['/api/payment/*'],
-};
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function prefixPattern(pattern: string): RegExp {
-  if (pattern.endsWith('/*')) return new RegExp(`^${escape(pattern.slice(0, -2))}(?:/.*)?$`, 'i');
-  if (pattern.endsWith('*')) return new RegExp(`^${escape(pattern.slice(0, -1))}`, 'i');
-  return new RegExp(`^${escape(pattern)}/?$`, 'i');
-}
-
-const compiledTable = SERVICES.flatMap((service) => ROUTE_TABLE[service].map((p) => ({ service, regex: prefixPattern(p) })));
+export const SERVICES = SERVICE_NAMES;
+export type Service = ServiceName;
 
 /** The service owning a path (without query string), case-insensitively; undefined when nobody does. */
-export function serviceFor(path: string): Service | undefined {
-  return compiledTable.find((entry) => entry.regex.test(path))?.service;
-}
+export const serviceFor: (path: string) => Service | undefined = ownerOf;
 
 /** The chat service's real-time hub: the only path that may be upgraded to a websocket. */
 export const isHubPath = (path: string) => /^\/chathub(?:\/|$)/i.test(path);
 
-/** Photos and avatars are public; ARCHITECTURE.md "Shape". */
+/** Photos and avatars are public; docs/architecture.md "Shape". */
 const UPLOADS: Pick<RouteDef, 'method' | 'path'> = { method: 'get', path: '/uploads/*file' };
 
 /**

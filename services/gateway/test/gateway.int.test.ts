@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, RequestListener } from 'node:http';
-import { tokenVersionKey } from '@ruilplein/contracts';
+import { once } from 'node:events';
+import { request, type IncomingMessage, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { defineRoute, tokenVersionKey } from '@ruilplein/contracts';
+import { createEdge } from '@ruilplein/local';
 import { testStores } from '@ruilplein/local/testing';
-import { MESSAGES, parseConfig, startTelemetry } from '@ruilplein/service-kit';
+import { createApp, INVALID_PATH, MESSAGES, parseConfig, startTelemetry } from '@ruilplein/service-kit';
 import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
+import { z } from 'zod';
 import { createGateway, gatewayConfig } from '../src/app.ts';
 
 const NOT_LOGGED_IN = 'Je bent niet ingelogd of je sessie is verlopen.';
@@ -28,7 +33,8 @@ const echo =
     req.on('data', (chunk: string) => (received += chunk));
     req.on('end', () => {
       const seen: Seen = { service, method: req.method!, url: req.url!, headers: req.headers, body: received };
-      res.writeHead(200, { 'content-type': 'application/json', 'x-powered-by': 'Express' }).end(JSON.stringify(seen));
+      // Answers with personal data say no-store (the kit's createApp); the gateway keeps that.
+      res.writeHead(200, { 'content-type': 'application/json', 'x-powered-by': 'Express', 'cache-control': 'no-store' }).end(JSON.stringify(seen));
     });
   };
 
@@ -44,7 +50,7 @@ let closedPortUrl: string;
 const cleanups: (() => Promise<void>)[] = [];
 let gatewayUrl: string;
 
-async function startGateway(env: Record<string, string> = {}, client: RedisClientType = redis): Promise<string> {
+async function startGateway(env: Record<string, string> = {}, client: RedisClientType = redis, trustedProxyHops?: number): Promise<string> {
   const config = parseConfig(gatewayConfig, {
     REDIS_URL: testStores().redisUrl,
     UPSTREAM_AUTH: upstreams.auth!.url,
@@ -55,7 +61,7 @@ async function startGateway(env: Record<string, string> = {}, client: RedisClien
     UPSTREAM_PAYMENT: upstreams.payment!.url,
     ...env,
   });
-  const gateway = createGateway({ config, logger: silentLogger(), verifyToken: issuer.verifyToken, redis: client, keyPrefix: `test:${randomUUID()}` });
+  const gateway = createGateway({ config, logger: silentLogger(), verifyToken: issuer.verifyToken, redis: client, keyPrefix: `test:${randomUUID()}`, trustedProxyHops });
   const served = await listen(gateway.app);
   served.server.on('upgrade', gateway.onUpgrade);
   cleanups.push(async () => {
@@ -102,6 +108,7 @@ async function expectRefused(res: Response, status: number, message: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get('x-powered-by')).toBeNull();
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('cache-control')).toBe('no-store');
   const text = await res.text();
   expect(JSON.parse(text)).toEqual({ message });
   expect(text).not.toMatch(/\bat \S+ \(|Error|ECONN/);
@@ -338,5 +345,141 @@ describe('/chathub', () => {
     await expectRefused(await get('/chathub/?EIO=4&transport=polling'), 401, NOT_LOGGED_IN);
     const res = await get(`/chathub/?EIO=4&transport=polling&access_token=${token}`);
     expect(await body(res)).toMatchObject({ service: 'chat', url: `/chathub/?EIO=4&transport=polling&access_token=${token}` });
+  });
+});
+
+/** A request exactly as written (fetch() would resolve `..`). */
+function send(base: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}) {
+  return new Promise<{ status?: number; headers: IncomingMessage['headers']; body: string }>((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    request({ hostname, port, path, method: opts.method ?? 'GET', headers: opts.headers }, async (res) => {
+      let text = '';
+      for await (const chunk of res) text += chunk;
+      resolve({ status: res.statusCode, headers: res.headers, body: text });
+    })
+      .on('error', reject)
+      .end(opts.body);
+  });
+}
+
+describe('paths', () => {
+  it('refuses dot segments, encoded slashes and backslashes with 400 before routing or looking at a token', async () => {
+    const bypasses: Array<[string, string]> = [
+      ['GET', '/dev/mail/../../openapi.json'],
+      ['GET', '/dev/mail/%2e%2e/%2e%2e/.well-known/jwks.json'],
+      ['GET', '/api/category/../../readyz'],
+      ['POST', '/dev/mail/../../api/auth/login'],
+      ['POST', '/api/category/../auth/login'],
+      ['GET', '/api/category/%2E%2e/%2e./openapi.json'],
+      ['GET', '/api/category/..%2f..%2freadyz'],
+      ['GET', '/api/category\\..\\..\\readyz'],
+      ['GET', '/api/user/public/%zz'],
+      ['GET', '/uploads/listings/%2e%2e/%2e%2e/readyz'],
+    ];
+    for (const [method, path] of bypasses) {
+      const res = await send(gatewayUrl, path, { method });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(JSON.parse(res.body), path).toEqual({ message: INVALID_PATH });
+    }
+  });
+
+  it('refuses a websocket upgrade on such a path with a real HTTP 400', async () => {
+    const res = await new Promise<number>((resolve, reject) => {
+      const { hostname, port } = new URL(gatewayUrl);
+      const req = request({ hostname, port, path: '/chathub/%2e%2e/api/category', headers: { connection: 'upgrade', upgrade: 'websocket' } });
+      req.on('response', (r) => resolve(r.statusCode!)).on('upgrade', () => reject(new Error('upgraded'))).on('error', reject).end();
+    });
+    expect(res).toBe(400);
+  });
+
+  it('collapses repeated slashes and passes the collapsed path on', async () => {
+    const res = await send(gatewayUrl, '//api//category?x=a//b');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ service: 'listing', url: '/api/category?x=a//b' });
+  });
+});
+
+describe('client addresses', () => {
+  it('through the edge, a spoofed X-Forwarded-For changes nothing about the per-IP limit', async () => {
+    const url = await startGateway({ RATE_LIMIT_PER_IP: '3', RATE_LIMIT_WINDOW_SECONDS: '30' });
+    const edge = createEdge({ gatewayUrl: url, shellDir: '/nonexistent' });
+    edge.listen(0, '127.0.0.1');
+    await once(edge, 'listening');
+    const base = `http://127.0.0.1:${(edge.address() as AddressInfo).port}`;
+    try {
+      const statuses: Array<number | undefined> = [];
+      for (let i = 0; i < 5; i++) {
+        const spoof = { 'x-forwarded-for': `198.51.100.${i}`, 'x-real-ip': `198.51.100.${i}`, forwarded: `for=198.51.100.${i}` };
+        statuses.push((await send(base, '/api/category', { headers: spoof })).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    } finally {
+      edge.closeAllConnections();
+      await new Promise((resolve) => edge.close(resolve));
+    }
+  });
+
+  it('tells the service the client the edge saw, followed by the edge, and nothing a client wrote', async () => {
+    const url = await startGateway();
+    const edge = createEdge({ gatewayUrl: url, shellDir: '/nonexistent' });
+    edge.listen(0, '127.0.0.1');
+    await once(edge, 'listening');
+    const base = `http://127.0.0.1:${(edge.address() as AddressInfo).port}`;
+    try {
+      const res = await send(base, '/api/category', { headers: { 'x-forwarded-for': '1.2.3.4', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } });
+      const { headers }: Seen = JSON.parse(res.body);
+      expect(headers['x-forwarded-for']).toBe('127.0.0.1, 127.0.0.1');
+      expect(headers['x-forwarded-proto']).toBe('http');
+      expect(headers['x-forwarded-host']).toBe(new URL(base).host);
+    } finally {
+      edge.closeAllConnections();
+      await new Promise((resolve) => edge.close(resolve));
+    }
+  });
+
+  it('believes no header when no proxy is declared (TRUSTED_PROXY_HOPS=0)', async () => {
+    const url = await startGateway({ RATE_LIMIT_PER_IP: '2' }, redis, 0);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await get('/api/category', { 'x-forwarded-for': `198.51.100.${i}` }, url)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+describe('answers', () => {
+  it('keeps the service’s Cache-Control: no-store', async () => {
+    const res = await get('/api/user/my', bearer(await issuer.sign(newUser())));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('passes a body that lies about its Content-Encoding through untouched, and the service’s 400 back', async () => {
+    const token = await issuer.sign(newUser());
+    const lie = { ...bearer(token), 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const echoed = await send(gatewayUrl, '/api/listing/create', { method: 'POST', headers: lie, body: Buffer.from('{"title":"geen gzip"}') });
+    expect(echoed.status).toBe(200);
+    expect(JSON.parse(echoed.body)).toMatchObject({ service: 'listing', body: '{"title":"geen gzip"}', headers: { 'content-encoding': 'gzip' } });
+
+    // Against the kit's own app: the lie is the service's 400, never a 500 anywhere on the way.
+    const route = defineRoute({
+      service: 'listing',
+      method: 'post',
+      path: '/api/listing/create',
+      summary: 'create',
+      access: 'user',
+      body: z.object({ title: z.string() }),
+      response: z.object({ title: z.string() }),
+    });
+    const kit = await listen(createApp({ service: 'listing', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: (api) => api.handle(route, ({ body }) => body) }));
+    try {
+      const url = await startGateway({ UPSTREAM_LISTING: kit.url });
+      const refused = await send(url, '/api/listing/create', { method: 'POST', headers: lie, body: Buffer.from('{"title":"geen gzip"}') });
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body).message).toEqual(expect.any(String));
+      const honest = await send(url, '/api/listing/create', { method: 'POST', headers: lie, body: gzipSync('{"title":"wel gzip"}') });
+      expect(honest.status).toBe(200);
+      expect(JSON.parse(honest.body)).toEqual({ title: 'wel gzip' });
+    } finally {
+      await kit.close();
+    }
   });
 });

@@ -1,8 +1,8 @@
-import { apiRoutes, type RouteDef } from '@ruilplein/contracts';
+import { apiRoutes, examplePath, type RouteDef } from '@ruilplein/contracts';
 import { describe, expect, it } from 'vitest';
 import { isHubPath, publicRoutes, serviceFor } from '../src/routes.ts';
 
-describe('serviceFor (ARCHITECTURE.md "Who owns which route")', () => {
+describe('serviceFor (the prefixes of the contracts registry)', () => {
   it.each([
     ['/api/auth/login', 'auth'],
     ['/api/Auth/activate', 'auth'],
@@ -56,6 +56,17 @@ describe('serviceFor (ARCHITECTURE.md "Who owns which route")', () => {
     '//api/auth/login',
   ])('%s belongs to nobody', (path) => {
     expect(serviceFor(path)).toBeUndefined();
+  });
+});
+
+describe('routing derived from the registry', () => {
+  it.each(apiRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))('%s goes to its owner', (_, r) => {
+    expect(serviceFor(examplePath(r.path))).toBe(r.service);
+  });
+
+  it('lets every public route of the contracts through, and no other', () => {
+    const isPublic = publicRoutes(apiRoutes);
+    for (const r of apiRoutes) expect(isPublic(r.method.toUpperCase(), examplePath(r.path)), `${r.method} ${r.path}`).toBe(r.access === 'public');
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type TokenVerifier,
 } from '@ruilplein/service-kit';
 import { z } from 'zod';
+import { startCategoryCache } from './categories/cache.ts';
 import { categoryModel } from './categories/model.ts';
 import { categoryHttp, categoryQueriesWorker } from './categories/routes.ts';
 import { seedCategories } from './categories/seed.ts';
@@ -29,12 +30,13 @@ export async function createListingService(deps: ListingDeps): Promise<ServicePa
   await ensureStream(deps.bus, 'listing');
   const relay = startOutboxRelay({ bus: deps.bus, db: deps.db, collections: [categories.collection.collectionName], logger: deps.logger });
   if ((await seedCategories(categories)) > 0) relay.kick();
+  const cache = await startCategoryCache(categories, deps.bus, deps.logger);
   const app = createApp({
     service: 'listing',
     logger: deps.logger,
     verifyToken: deps.verifyToken,
     readiness: storeReadiness(deps),
-    routes: (api) => categoryHttp(api, categories),
+    routes: (api) => categoryHttp(api, cache),
   });
-  return { app, workers: [categoryQueriesWorker(deps.bus, categories, deps.logger), relay] };
+  return { app, workers: [categoryQueriesWorker(deps.bus, cache, deps.logger), cache, relay] };
 }

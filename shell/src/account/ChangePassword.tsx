@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { api } from '@ruilplein/ui';
+import { authApi } from '@ruilplein/contracts/browser';
+import { request } from '@ruilplein/ui';
 import { AuthPage } from './AuthLayout.tsx';
 import { FormNotice } from './FormNotice.tsx';
 
@@ -20,8 +21,8 @@ export function ChangePassword() {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<string | { message?: string }>('/api/auth/change-password', { method: 'POST', body: { token, newPassword: password } });
-      setDone((typeof answer === 'string' ? answer : answer?.message) || 'Je wachtwoord is gewijzigd.');
+      const answer = await request(authApi.changePassword, { body: { token: token ?? '', newPassword: password }, token: null });
+      setDone(answer || 'Je wachtwoord is gewijzigd.');
     } catch (err) {
       setError(`Fout bij wachtwoord wijzigen: ${err instanceof Error ? err.message : String(err)}`);
     } finally {

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { api, ApiError, useSession, type SessionUser } from '@ruilplein/ui';
+import { authApi } from '@ruilplein/contracts/browser';
+import { ApiError, request, useSession } from '@ruilplein/ui';
 import { AuthLayout } from './AuthLayout.tsx';
 import { FormNotice } from './FormNotice.tsx';
 
@@ -28,7 +29,8 @@ export function Login() {
     setBusy(true);
     setOutcome(null);
     try {
-      const { token, user } = await api<{ token: string; user: SessionUser }>('/api/auth/login', { method: 'POST', body: { email, password } });
+      // Never as the stored member: a refused password must not renew a session and try again.
+      const { token, user } = await request(authApi.login, { body: { email, password }, token: null });
       signIn(token, user);
       navigate('/dashboard');
     } catch (err) {
@@ -43,8 +45,8 @@ export function Login() {
   const resend = async () => {
     setOutcome({ kind: 'resending' });
     try {
-      const answer = await api<{ message?: string } | string>('/api/auth/resend-activation', { method: 'POST', body: email });
-      const message = typeof answer === 'string' ? answer : (answer?.message ?? 'De activatiemail is opnieuw verstuurd.');
+      const answer = await request(authApi.resendActivation, { body: email, token: null });
+      const message = answer?.message || 'De activatiemail is opnieuw verstuurd.';
       setOutcome({ kind: 'resent', message, failed: false });
     } catch (err) {
       setOutcome({ kind: 'resent', message: `Fout bij versturen activatiemail: ${err instanceof Error ? err.message : String(err)}`, failed: true });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
-import { api } from '@ruilplein/ui';
-import type { Place } from '@ruilplein/contracts';
+import { request } from '@ruilplein/ui';
+import { geoApi, type Place } from '@ruilplein/contracts/browser';
 import './account.css';
 
 /** A city as a form holds it: coordinates only once a place was chosen or looked up. */
@@ -10,7 +10,7 @@ export interface CityValue {
   longitude?: number;
 }
 
-const searchPlaces = (q: string, signal?: AbortSignal) => api<Place[]>(`/api/geo/search?${new URLSearchParams({ q })}`, { signal });
+const searchPlaces = (q: string, signal?: AbortSignal) => request(geoApi.search, { query: { q }, signal });
 
 /**
  * The place for a typed city, a Dutch one first (spec 1 §7: the hit preferring a Dutch country code

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { api, ApiError } from '@ruilplein/ui';
+import { authApi } from '@ruilplein/contracts/browser';
+import { ApiError, request } from '@ruilplein/ui';
 import { AuthLayout } from './AuthLayout.tsx';
 import { lookUpPlace, PlaceSearch, type CityValue } from './PlaceSearch.tsx';
 import { mailMayNotArrive, passwordStrength, registrationErrors, type Registration } from './validation.ts';
@@ -46,7 +47,7 @@ export function Register() {
       const place = await withCoordinates(city);
       const { confirmPassword: _, ...fields } = form;
       const body = { ...fields, firstName: form.firstName.trim(), lastName: form.lastName.trim(), ...(place.city ? place : {}) };
-      await api('/api/auth/register', { method: 'POST', body });
+      await request(authApi.register, { body, token: null });
       setForm(empty);
       setCity({ city: '' });
       setTouched({});

@@ -1,13 +1,14 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { api } from '@ruilplein/ui';
+import { authApi } from '@ruilplein/contracts/browser';
+import { request } from '@ruilplein/ui';
 import { AuthPage } from './AuthLayout.tsx';
 import { FormNotice } from './FormNotice.tsx';
 
 /** Asks for a reset link (POST /api/auth/request-password-reset, the bare email as body); the answer is the server's text. */
 export async function requestPasswordReset(email: string): Promise<string> {
-  const answer = await api<string | { message?: string }>('/api/auth/request-password-reset', { method: 'POST', body: email });
-  return typeof answer === 'string' ? answer : (answer?.message ?? '');
+  const answer = await request(authApi.requestPasswordReset, { body: email });
+  return answer;
 }
 
 /** /reset-password (spec 1 §2): one email field, a confirmation dialog, then the request. */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { api, ApiError, Page, Spinner } from '@ruilplein/ui';
+import { authApi } from '@ruilplein/contracts/browser';
+import { ApiError, Page, Spinner, request } from '@ruilplein/ui';
 import { FormNotice } from './FormNotice.tsx';
 
 type State = 'verifying' | 'success' | 'failed' | 'missing' | 'error';
@@ -11,7 +12,7 @@ const activations = new Map<string, Promise<State>>();
 function activate(token: string): Promise<State> {
   let attempt = activations.get(token);
   if (!attempt) {
-    attempt = api(`/api/Auth/activate?${new URLSearchParams({ token })}`).then(
+    attempt = request(authApi.activate, { query: { token }, token: null }).then(
       () => 'success' as const,
       // The server turned the link down (used, expired, unknown) or could not be asked.
       (err: unknown) => (err instanceof ApiError && err.status >= 400 && err.status < 500 ? 'failed' : 'error'),

@@ -2,8 +2,8 @@ import { Link } from 'react-router-dom';
 import { EmptyState, ErrorMessage, Page, Spinner, useSession } from '@ruilplein/ui';
 import { formatRating, useStats } from './useStats.ts';
 
-function Achievements({ userId, token }: { userId: string; token: string | null }) {
-  const [state, retry] = useStats(userId, token);
+function Achievements({ userId }: { userId: string }) {
+  const [state, retry] = useStats(userId);
   return (
     <section className="tile" aria-labelledby="tile-achievements">
       <h2 id="tile-achievements">Jouw prestaties</h2>
@@ -31,7 +31,7 @@ function Achievements({ userId, token }: { userId: string; token: string | null 
 
 /** /dashboard (spec 1 §2): recommendations (their empty state until listings exist) and three tiles. */
 export function DashboardHome() {
-  const { user, token, isPremium } = useSession();
+  const { user, isPremium } = useSession();
   if (!user) return null;
   return (
     <Page title={`Welkom, ${user.firstName}!`}>
@@ -40,7 +40,7 @@ export function DashboardHome() {
         <EmptyState>Er zijn nog geen aanbevelingen in je buurt. Zodra buren iets aanbieden, zie je het hier.</EmptyState>
       </section>
       <div className="tiles">
-        <Achievements userId={user.id} token={token} />
+        <Achievements userId={user.id} />
         <section className="tile" aria-labelledby="tile-wishlist">
           <h2 id="tile-wishlist">Verlanglijstje</h2>
           <p>Bewaar wat je zoekt en vind het terug wanneer je wilt ruilen.</p>

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Menu, PanelLeftClose } from 'lucide-react';
-import { api, Page, useSession } from '@ruilplein/ui';
-import type { AccountStatus } from '@ruilplein/contracts';
+import { Page, request, useSession } from '@ruilplein/ui';
+import { userApi } from '@ruilplein/contracts/browser';
 import type { BlockedState } from '../account/Blocked.tsx';
 import './dashboard.css';
 
@@ -21,13 +21,13 @@ const entries = [
 const narrow = () => typeof matchMedia === 'function' && matchMedia('(max-width: 767px)').matches;
 
 /** Checks the account status on entry (spec 1 §4, "Blocked"); a failed check is only logged. */
-function useBlockedRedirect(token: string | null) {
+function useBlockedRedirect(signedIn: boolean) {
   // useNavigate's function changes with every page; the check runs once on entering the dashboard.
   const navigate = useRef(useNavigate());
   useEffect(() => {
-    if (!token) return;
+    if (!signedIn) return;
     const abort = new AbortController();
-    api<AccountStatus>('/api/user/status', { token, signal: abort.signal })
+    request(userApi.status, { signal: abort.signal })
       .then((status) => {
         if (!status.blocked) return;
         const state: BlockedState = { reason: status.reason ?? 'warnings', unblockDate: status.unblockDate };
@@ -35,16 +35,16 @@ function useBlockedRedirect(token: string | null) {
       })
       .catch((err: unknown) => !abort.signal.aborted && console.warn('Accountstatus controleren mislukt', err));
     return () => abort.abort();
-  }, [token]);
+  }, [signedIn]);
 }
 
 /** The dashboard frame: needs user and token (else /login) and an activated account. App shows a spinner until the session is checked. */
 export function DashboardLayout() {
-  const { isAuthenticated, isActivated, isAdmin, token, logout } = useSession();
+  const { isAuthenticated, isActivated, isAdmin, logout } = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useState(narrow);
-  useBlockedRedirect(isAuthenticated ? token : null);
+  useBlockedRedirect(isAuthenticated);
 
   // On a small screen the open menu covers the page: a chosen entry closes it.
   useEffect(() => {

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
-import type { User as OwnUser } from '@ruilplein/contracts';
-import { api, ApiError, EmptyState, ErrorMessage, Page, Spinner, useSession } from '@ruilplein/ui';
+import { userApi, type User as OwnUser } from '@ruilplein/contracts/browser';
+import { ApiError, EmptyState, ErrorMessage, Page, request, Spinner, useSession } from '@ruilplein/ui';
 import { lookUpPlace, PlaceSearch, type CityValue } from '../account/PlaceSearch.tsx';
 import { requestPasswordReset } from '../account/ResetPassword.tsx';
-import { pictureError, profileErrors, type FieldErrors, type ProfileFields } from '../account/validation.ts';
+import { pictureAccept, pictureError, profileErrors, type FieldErrors, type ProfileFields } from '../account/validation.ts';
 import { defaultAvatar } from '../public/site.ts';
 import { formatRating, useStats } from './useStats.ts';
 import { FormNotice } from '../account/FormNotice.tsx';
@@ -23,8 +23,8 @@ const formOf = (user: OwnUser): Form => ({
 
 type Errors = FieldErrors<keyof ProfileFields | 'city' | 'picture'>;
 
-function Stats({ userId, token }: { userId: string; token: string | null }) {
-  const [state, retry] = useStats(userId, token);
+function Stats({ userId }: { userId: string }) {
+  const [state, retry] = useStats(userId);
   if (state.kind === 'loading') return <Spinner />;
   if (state.kind === 'error') return <ErrorMessage message="Je statistieken konden niet worden geladen." onRetry={retry} />;
   const { stats } = state;
@@ -52,7 +52,7 @@ function Stats({ userId, token }: { userId: string; token: string | null }) {
 
 /** /dashboard/profile, 'Mijn profiel' (spec 1 §2, §4, §5). */
 export function Profile() {
-  const { token, setUser } = useSession();
+  const { setUser } = useSession();
   const [record, setRecord] = useState<OwnUser | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -64,17 +64,18 @@ export function Profile() {
   const [saving, setSaving] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; message: string } | null>(null);
 
+  // Loads again on a retry, not on a renewed token: that would reset a form being edited.
   useEffect(() => {
     const abort = new AbortController();
     setLoadFailed(false);
-    api<OwnUser>('/api/user/my', { token, signal: abort.signal })
+    request(userApi.my, { signal: abort.signal })
       .then((user) => {
         setRecord(user);
         setForm(formOf(user));
       })
       .catch(() => !abort.signal.aborted && setLoadFailed(true));
     return () => abort.abort();
-  }, [token, attempt]);
+  }, [attempt]);
 
   // The chosen picture's preview lives until another is chosen or the form closes.
   useEffect(() => {
@@ -127,16 +128,12 @@ export function Profile() {
         }
         city = { city: city.city, latitude: place.latitude, longitude: place.longitude };
       }
-      const body = new FormData();
-      for (const [name, value] of Object.entries(fields)) body.append(name, value);
-      // An empty city clears it (and its coordinates).
-      body.append('city', city.city);
-      if (city.city && city.latitude !== undefined && city.longitude !== undefined) {
-        body.append('latitude', String(city.latitude));
-        body.append('longitude', String(city.longitude));
-      }
-      if (picture) body.append('profilePicture', picture);
-      const answer = await api<{ message?: string; user: OwnUser }>('/api/user/update', { method: 'PUT', body, token });
+      const located = city.city && city.latitude !== undefined && city.longitude !== undefined;
+      const answer = await request(userApi.update, {
+        // An empty city clears it (and its coordinates).
+        body: { ...fields, city: city.city, ...(located && { latitude: String(city.latitude), longitude: String(city.longitude) }) },
+        files: { profilePicture: picture },
+      });
       setRecord(answer.user);
       setForm(formOf(answer.user));
       setUser(answer.user);
@@ -199,7 +196,7 @@ export function Profile() {
               {errors.city && <span className="field-error">{errors.city}</span>}
               <div className="field">
                 <label htmlFor="profile-picture">Profielfoto (JPG, PNG of WEBP, hoogstens 5MB)</label>
-                <input id="profile-picture" type="file" accept="image/jpeg,image/png,image/webp" onChange={(event) => setPicture(event.target.files?.[0] ?? null)} />
+                <input id="profile-picture" type="file" accept={pictureAccept} onChange={(event) => setPicture(event.target.files?.[0] ?? null)} />
                 {errors.picture && <span className="field-error">{errors.picture}</span>}
               </div>
               <div className="form-actions">
@@ -248,7 +245,7 @@ export function Profile() {
       </div>
       <section aria-labelledby="profile-stats-title">
         <h2 id="profile-stats-title">Ruilstatistieken</h2>
-        <Stats userId={record.id} token={token} />
+        <Stats userId={record.id} />
       </section>
       <section aria-labelledby="profile-reviews-title">
         <h2 id="profile-reviews-title">Ontvangen beoordelingen</h2>

@@ -1,21 +1,21 @@
 import { useEffect, useState } from 'react';
-import { api } from '@ruilplein/ui';
-import type { PublicStats as UserStats } from '@ruilplein/contracts';
+import { request } from '@ruilplein/ui';
+import { userApi, type PublicStats as UserStats } from '@ruilplein/contracts/browser';
 
 export type StatsState = { kind: 'loading' } | { kind: 'error' } | { kind: 'ready'; stats: UserStats };
 
 /** The member's trade statistics (GET /api/user/public/stats/{id}); `retry` asks again. */
-export function useStats(userId: string, token: string | null): [StatsState, () => void] {
+export function useStats(userId: string): [StatsState, () => void] {
   const [state, setState] = useState<StatsState>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     const abort = new AbortController();
     setState({ kind: 'loading' });
-    api<UserStats>(`/api/user/public/stats/${encodeURIComponent(userId)}`, { token, signal: abort.signal })
+    request(userApi.publicStats, { params: { id: userId }, signal: abort.signal })
       .then((stats) => setState({ kind: 'ready', stats }))
       .catch(() => !abort.signal.aborted && setState({ kind: 'error' }));
     return () => abort.abort();
-  }, [userId, token, attempt]);
+  }, [userId, attempt]);
   return [state, () => setAttempt((n) => n + 1)];
 }
 

@@ -2,4 +2,4 @@
 export const contactEmail = 'info@ruilplein.nl';
 
 /** Shown when a member has no profile picture, and for guests (spec 1 §3). */
-export const defaultAvatar = '/uploads/avatars/default_avatar.jpg';
+export { DEFAULT_AVATAR as defaultAvatar } from '@ruilplein/contracts/browser';

@@ -1,9 +1,10 @@
 import type { Bus, Connection, Logger, OutboxRelay } from '@ruilplein/service-kit';
 import type { RedisClientType } from 'redis';
 import type { Mailer } from '../mail/mailer.ts';
-import type { AuthLimits } from './limits.ts';
+import type { AuthLimits, LimitIds } from './limits.ts';
 import type { UserModel } from './model.ts';
 import type { Passwords } from './passwords.ts';
+import type { Sessions } from './refresh.ts';
 import type { TokenIssuer } from './tokens.ts';
 
 /** What every capability of the auth service is built from (app.ts makes one). */
@@ -16,9 +17,13 @@ export interface AuthContext {
   /** Publishes the users' outboxes; `kick()` after a write that queued an event. */
   relay: OutboxRelay;
   tokens: TokenIssuer;
+  /** Refresh-token sessions: login starts one, refresh rotates it, logout ends it (refresh.ts). */
+  sessions: Sessions;
   passwords: Passwords;
   mailer: Mailer;
   limits: AuthLimits;
+  /** Keys of the limiters: HMACs of addresses under AUTH_LIMIT_KEY. */
+  limitIds: LimitIds;
   /** The browser's origin, for links in mails (`<publicUrl>/verify-email?token=…`). */
   publicUrl: string;
   /** Lowercased; these accounts get the Beheerder role (the first admin of a cluster). */

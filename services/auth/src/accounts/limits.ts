@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { HttpError, MESSAGES } from '@ruilplein/service-kit';
 import type { Response } from 'express';
 import type { RedisClientType } from 'redis';
@@ -9,9 +10,14 @@ export interface Limit {
 }
 
 export interface AuthLimits {
-  /** Login attempts per account (failed ones; a successful login clears it). */
+  /**
+   * Failed logins per account from one client address: the low ceiling. An attacker elsewhere
+   * uses up only their own count, so the owner is not locked out (a successful login clears it).
+   */
+  loginPerAccountClient: Limit;
+  /** Failed logins per account from all addresses together: the high ceiling against spraying from many addresses. */
   loginPerAccount: Limit;
-  /** Login attempts per client IP (failed ones). */
+  /** Failed logins per client address, across accounts. */
   loginPerIp: Limit;
   /** Activation and reset mails asked for one address. */
   mailPerAddress: Limit;
@@ -21,7 +27,8 @@ export interface AuthLimits {
 }
 
 export const DEFAULT_LIMITS: AuthLimits = {
-  loginPerAccount: { points: 5, windowSeconds: 15 * 60 },
+  loginPerAccountClient: { points: 5, windowSeconds: 15 * 60 },
+  loginPerAccount: { points: 100, windowSeconds: 15 * 60 },
   loginPerIp: { points: 50, windowSeconds: 15 * 60 },
   mailPerAddress: { points: 3, windowSeconds: 60 * 60 },
   mailPerIp: { points: 20, windowSeconds: 60 * 60 },
@@ -42,6 +49,28 @@ export interface Limiter {
 }
 
 export const tooManyAttempts = (minutes: number) => `Te veel pogingen. Probeer het over ${minutes} ${minutes === 1 ? 'minuut' : 'minuten'} opnieuw.`;
+
+/**
+ * Limiter ids are HMAC-SHA256 under AUTH_LIMIT_KEY: Redis holds neither addresses (e-mail or IP)
+ * nor hashes anyone could recompute from a guessed address.
+ */
+export function limitIds(secret: string) {
+  const mac = (kind: string, ...parts: string[]) => createHmac('sha256', secret).update([kind, ...parts].join('\n')).digest('base64url');
+  return {
+    account: (email: string) => mac('account', email.toLowerCase()),
+    client: (ip: string) => mac('client', ip),
+    accountClient: (email: string, ip: string) => mac('account-client', email.toLowerCase(), ip),
+  };
+}
+export type LimitIds = ReturnType<typeof limitIds>;
+
+/**
+ * Local mode without AUTH_LIMIT_KEY: a key derived from the signing key (stable across restarts
+ * when that key is), else one made for this process.
+ */
+export function localLimitKey(signingKeyPem: string | undefined): string {
+  return signingKeyPem ? createHmac('sha256', signingKeyPem).update('ruilplein auth limit key').digest('base64url') : randomBytes(32).toString('base64url');
+}
 
 /** A Redis counter per key and window. Redis unreachable: 503 (failing open would lift the brute-force guard). */
 export function createLimiter(redis: LimitRedis, name: string, limit: Limit): Limiter {

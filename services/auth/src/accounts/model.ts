@@ -38,6 +38,8 @@ export interface UserDoc {
    * reads, this copy restores it should Redis lose its data (tokens.ts).
    */
   tokenVersion: number;
+  /** Counts the changes announced as `auth.user.*` events (events.ts); absent before the first. */
+  version?: number;
   /** Last login or verified session; the inactivity job deletes accounts idle for 24 months. */
   lastActiveAt: Date;
   createdAt: Date;
@@ -66,6 +68,7 @@ const schema = new Schema<UserDoc>(
     activation: { type: linkToken, default: undefined },
     passwordReset: { type: linkToken, default: undefined },
     tokenVersion: { type: Number, required: true, default: 0 },
+    version: Number,
     lastActiveAt: { type: Date, required: true, default: () => new Date() },
     ...outboxField,
   },

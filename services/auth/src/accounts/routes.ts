@@ -35,16 +35,18 @@ const plainText = (res: Response, text: string) => {
 const clientIp = (req: Request) => req.ip ?? 'unknown';
 
 export function accountHttp(api: Api, ctx: AuthContext) {
-  const { users, tokens, passwords, redis, logger, relay } = ctx;
+  const { users, passwords, redis, logger, relay } = ctx;
   const limiter = (name: keyof AuthContext['limits']) => createLimiter(redis, name, ctx.limits[name]);
+  const loginPerAccountClient = limiter('loginPerAccountClient');
   const loginPerAccount = limiter('loginPerAccount');
   const loginPerIp = limiter('loginPerIp');
   const mailPerAddress = limiter('mailPerAddress');
   const mailPerIp = limiter('mailPerIp');
   const registerPerIp = limiter('registerPerIp');
   const tooManyLogins = (minutes: number) => `Te veel mislukte inlogpogingen. Probeer het over ${minutes} ${minutes === 1 ? 'minuut' : 'minuten'} opnieuw.`;
-  // Addresses in limiter keys are hashed: Redis holds no member's email.
-  const addressKey = (email: string) => sha256(email);
+  // Limiter keys are HMACs under AUTH_LIMIT_KEY: Redis holds no member's e-mail or IP address.
+  const ids = ctx.limitIds;
+  const addressKey = ids.account;
 
   const link = (page: string, token: string) => `${ctx.publicUrl}/${page}?token=${encodeURIComponent(token)}`;
   /** Mails go out after the answer: its timing must not tell whether an account exists. */
@@ -54,12 +56,12 @@ export function accountHttp(api: Api, ctx: AuthContext) {
 
   /** Two guesses at one address should not cost two mails each: both limits count every request. */
   const mailLimits = async (req: Request, res: Response, email: string) => {
-    await mailPerIp.hit(clientIp(req), res);
+    await mailPerIp.hit(ids.client(clientIp(req)), res);
     await mailPerAddress.hit(addressKey(email), res);
   };
 
   api.handle(authRoutes.register, async ({ body, req, res }) => {
-    await registerPerIp.hit(clientIp(req), res);
+    await registerPerIp.hit(ids.client(clientIp(req)), res);
     const roles: Role[] = ctx.adminEmails.has(body.email) ? ['Gebruiker', 'Beheerder'] : ['Gebruiker'];
     const activation = linkToken(ACTIVATION_HOURS * 3600_000);
     const user = {
@@ -123,21 +125,29 @@ export function accountHttp(api: Api, ctx: AuthContext) {
   });
 
   api.handle(authRoutes.login, async ({ body, req, res }) => {
-    const ip = clientIp(req);
+    // Three counts of failures: this address across accounts; this account from this
+    // address (the low ceiling, so failures elsewhere never lock the owner out); this account from
+    // everywhere (a high ceiling against spraying from many addresses).
+    const ip = ids.client(clientIp(req));
+    const pair = ids.accountClient(body.email, clientIp(req));
     const account = addressKey(body.email);
     await loginPerIp.hit(ip, res, tooManyLogins);
+    await loginPerAccountClient.hit(pair, res, tooManyLogins);
     await loginPerAccount.hit(account, res, tooManyLogins);
     const user = await users.findOne({ email: body.email, ...NOT_BEING_DELETED }).lean();
     const check = await passwords.verify(user?.passwordHash, body.password);
     if (!user || !check.ok) throw unauthorized(AUTH_MESSAGES.wrongCredentials);
     // Only failures count against the limits.
-    await Promise.all([loginPerIp.undo(ip), loginPerAccount.reset(account)]);
+    // The account's total only takes this attempt back: the owner logging in must not hand an
+    // attacker elsewhere a fresh hundred guesses.
+    await Promise.all([loginPerIp.undo(ip), loginPerAccountClient.reset(pair), loginPerAccount.undo(account)]);
     if (!user.activated) return res.status(409).json({ message: AUTH_MESSAGES.notActivated, activationAvailable: true }) as never;
     await users.updateOne({ _id: user._id }, { $set: { lastActiveAt: new Date() } });
     // A hash made with an older cost is renewed, but only over the hash just checked: a password
     // change landing in between must win.
     if (check.rehash) await users.updateOne({ _id: user._id, passwordHash: user.passwordHash }, { $set: { passwordHash: await passwords.hash(body.password) } });
-    return { token: await tokens.issue(user), user: toSessionUser(user) };
+    // The access token in the answer as before; the refresh token only in its httpOnly cookie.
+    return { token: await ctx.sessions.begin(req, res, user), user: toSessionUser(user) };
   });
 
   api.handle(authRoutes.verify, async ({ principal }) => {
@@ -150,8 +160,11 @@ export function accountHttp(api: Api, ctx: AuthContext) {
     return { user: toSessionUser(user) };
   });
 
-  api.handle(authRoutes.logout, async ({ principal }) => {
+  api.handle(authRoutes.refresh, async ({ req, res }) => ctx.sessions.refresh(req, res));
+
+  api.handle(authRoutes.logout, async ({ principal, req, res }) => {
     await revokeTokens(redis, principal.userId, users);
+    await ctx.sessions.end(req, res, principal.userId);
     return { message: AUTH_MESSAGES.loggedOut };
   });
 

@@ -56,9 +56,18 @@ async function currentVersion(redis: Redis, userId: string, stored: number): Pro
   return stored;
 }
 
+type TokenUser = { _id: { toString(): string }; roles: Role[]; tokenVersion: number };
+
 export interface TokenIssuer {
   /** A signed access token for this user, valid for the configured lifetime. */
-  issue(user: { _id: { toString(): string }; roles: Role[]; tokenVersion: number }): Promise<string>;
+  issue(user: TokenUser): Promise<string>;
+  /**
+   * The token version the user's tokens carry now (Redis, restored from the document when Redis
+   * has less). A refresh token is bound to it: once it moves on, the refresh token is dead.
+   */
+  version(user: Pick<TokenUser, '_id' | 'tokenVersion'>): Promise<number>;
+  /** An access token with exactly this version: a refresh signs with its family's, never a newer one. */
+  sign(user: Pick<TokenUser, '_id' | 'roles'>, version: number): Promise<string>;
   /** Signature, expiry, issuer, audience and revocation; auth's own routes use it. */
   verify: TokenVerifier;
 }
@@ -66,21 +75,25 @@ export interface TokenIssuer {
 export function createTokenIssuer(options: { key: SigningKey; redis: Redis; ttlSeconds: number }): TokenIssuer {
   const { key, redis, ttlSeconds } = options;
   const checkSignature = createTokenVerifier(createLocalJWKSet(jwksOf([key])));
-  return {
-    async issue(user) {
-      const userId = user._id.toString();
+  const issuer: TokenIssuer = {
+    async version(user) {
       if (!redis.isReady) throw redisDown();
-      const ver = await currentVersion(redis, userId, user.tokenVersion).catch(() => {
+      return currentVersion(redis, user._id.toString(), user.tokenVersion).catch(() => {
         throw redisDown();
       });
+    },
+    sign(user, ver) {
       return new SignJWT({ roles: user.roles, ver })
         .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
-        .setSubject(userId)
+        .setSubject(user._id.toString())
         .setIssuer(TOKEN_ISSUER)
         .setAudience(TOKEN_AUDIENCE)
         .setIssuedAt()
         .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
         .sign(key.privateKey);
+    },
+    async issue(user) {
+      return issuer.sign(user, await issuer.version(user));
     },
     async verify(token) {
       const principal = await checkSignature(token);
@@ -93,4 +106,5 @@ export function createTokenIssuer(options: { key: SigningKey; redis: Redis; ttlS
       return principal;
     },
   };
+  return issuer;
 }

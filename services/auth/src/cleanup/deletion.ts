@@ -84,7 +84,10 @@ export async function claimDeletion(
  */
 export async function completeDeletion(deps: DeletionDeps, userId: string, claim: DeletionClaim): Promise<void> {
   await revokeTokens(deps.redis, userId);
-  const event = { ...createEvent(eventRegistry, 'auth.user.deleted', { id: userId }), id: claim.eventId, occurredAt: claim.at.toISOString() };
+  // The last version announced plus one; once the user is gone the deletion record exists already.
+  const last = await deps.users.findById(userId, { version: 1 }).lean();
+  const version = (last?.version ?? 0) + 1;
+  const event = { ...createEvent(eventRegistry, 'auth.user.deleted', { id: userId, version }), id: claim.eventId, occurredAt: claim.at.toISOString() };
   await deps.deletions.updateOne(
     { _id: userId },
     { $setOnInsert: { deletedAt: claim.at, reason: claim.reason, ...(claim.by && { by: claim.by }), ...outboxFields(event) } },

@@ -1,4 +1,4 @@
-import type { Connection, Logger } from '@ruilplein/service-kit';
+import { isLoopback, MESSAGES, type Connection, type Logger } from '@ruilplein/service-kit';
 import type { Router } from 'express';
 import nodemailer from 'nodemailer';
 import { escapeHtml } from './templates.ts';
@@ -48,6 +48,8 @@ export function devMailRoutes(router: Router, db: Connection, logger: Logger) {
     const docs = await db.collection<StoredMail>(OUTBOX).find({}, { projection: { _id: 0 } }).sort({ sentAt: -1 }).limit(200).toArray();
     return docs.map((m) => ({ to: m.to, subject: m.subject, text: m.text, html: m.html, sentAt: m.sentAt.toISOString() }));
   };
+  // Every member's links are in here: only for this machine, by the connection's own address (not a header).
+  router.use('/dev/mail', (req, res, next) => (isLoopback(req.socket.remoteAddress) ? next() : void res.status(404).json({ message: MESSAGES.notFound })));
   router.get('/dev/mail/messages.json', async (_req, res) => {
     res.setHeader('cache-control', 'no-store');
     res.json(await latest());

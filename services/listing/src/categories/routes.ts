@@ -1,16 +1,29 @@
 import { categoryQueries, categoryRoutes } from '@ruilplein/contracts';
 import { serveQuery, type Api, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
-import { toCategory, type CategoryModel } from './model.ts';
+import type { CategoryCache } from './cache.ts';
 
-const listCategories = async (categories: CategoryModel, ids?: string[]) => {
-  const docs = await categories.find(ids ? { _id: { $in: ids } } : {}).sort({ position: 1 }).lean();
-  return docs.map(toCategory);
-};
+/**
+ * A public list that changes seldom: shared caches may keep it a minute, then revalidate with
+ * the ETag (304 without a body while it is unchanged).
+ */
+const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
 
-export function categoryHttp(api: Api, categories: CategoryModel) {
-  api.handle(categoryRoutes.list, () => listCategories(categories));
+export function categoryHttp(api: Api, cache: CategoryCache) {
+  api.handle(categoryRoutes.list, ({ res }) => {
+    const { list, json, etag } = cache.current();
+    res.setHeader('cache-control', CACHE_CONTROL);
+    // With the ETag set, express answers a matching If-None-Match with 304.
+    res.setHeader('etag', etag);
+    res.type('json').send(json);
+    return list;
+  });
 }
 
-export function categoryQueriesWorker(bus: Bus, categories: CategoryModel, logger: Logger): Worker {
-  return serveQuery(bus, 'listing', categoryQueries.list, (req) => listCategories(categories, req.ids), logger);
+export function categoryQueriesWorker(bus: Bus, cache: CategoryCache, logger: Logger): Worker {
+  return serveQuery(bus, 'listing', categoryQueries.list, async ({ ids }) => {
+    const { list } = cache.current();
+    if (!ids) return list;
+    const wanted = new Set(ids);
+    return list.filter((c) => wanted.has(c.id));
+  }, logger);
 }

@@ -37,7 +37,7 @@ export const CATEGORIES = [
 export async function seedCategories(categories: CategoryModel): Promise<number> {
   const result = await categories.bulkWrite(
     CATEGORIES.map((c, position) => {
-      const event = createEvent(eventRegistry, 'listing.category.created', { id: c._id, name: c.name, icon: c.icon, isPremium: c.isPremium });
+      const event = createEvent(eventRegistry, 'listing.category.created', { id: c._id, version: 1, name: c.name, icon: c.icon, isPremium: c.isPremium });
       return {
         updateOne: {
           filter: { _id: c._id },

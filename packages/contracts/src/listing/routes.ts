@@ -1,5 +1,8 @@
+// The listing service's HTTP routes. Each route spreads its zod-free ref (refs.ts) and adds what the
+// service validates with.
 import { z } from 'zod';
-import { defineQuery, defineRoute } from '../routes.ts';
+import { defineRoute, type RouteDef } from '../routes.ts';
+import { categoryRefs } from './refs.ts';
 
 export const CategorySchema = z
   .object({
@@ -14,19 +17,8 @@ export type Category = z.infer<typeof CategorySchema>;
 
 export const categoryRoutes = {
   list: defineRoute({
-    service: 'listing',
-    method: 'get',
-    path: '/api/category',
+    ...categoryRefs.list,
     summary: 'Alle categorieën, premium-categorieën gemarkeerd',
-    access: 'public',
     response: z.array(CategorySchema),
   }),
-};
-
-export const categoryQueries = {
-  list: defineQuery({
-    subject: 'rpc.listing.category.list',
-    request: z.object({ ids: z.array(z.string()).max(100).optional() }),
-    response: z.array(CategorySchema),
-  }),
-};
+} satisfies Record<keyof typeof categoryRefs, RouteDef>;

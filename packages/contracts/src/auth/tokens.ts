@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { ROLES } from './rules.ts';
 
-export const ROLES = ['Gebruiker', 'Premium', 'Moderator', 'Beheerder'] as const;
 export const RoleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof RoleSchema>;
-export const ADMIN_ROLES: readonly Role[] = ['Moderator', 'Beheerder'];
 
 export const TOKEN_ISSUER = 'ruilplein-auth';
 export const TOKEN_AUDIENCE = 'ruilplein';

@@ -1,0 +1,34 @@
+// Where each auth route lives and who may call it: zod-free, so the browser's typed client takes
+// these very objects (`@ruilplein/contracts/browser`); routes.ts adds summaries and schemas.
+import { defineRefs } from '../routes.ts';
+
+export const authRefs = defineRefs({
+  register: { service: 'auth', method: 'post', path: '/api/auth/register', access: 'public' },
+  activate: { service: 'auth', method: 'get', path: '/api/auth/activate', access: 'public' },
+  resendActivation: { service: 'auth', method: 'post', path: '/api/auth/resend-activation', access: 'public' },
+  login: { service: 'auth', method: 'post', path: '/api/auth/login', access: 'public' },
+  verify: { service: 'auth', method: 'get', path: '/api/auth/verify', access: 'user' },
+  // A browser refreshes about every 15 minutes per tab; more from one client is someone guessing.
+  refresh: { service: 'auth', method: 'post', path: '/api/auth/refresh', access: 'public', rateLimit: { per: 'client', points: 60, windowSeconds: 60 }, personal: true },
+  logout: { service: 'auth', method: 'post', path: '/api/auth/logout', access: 'user' },
+  requestPasswordReset: { service: 'auth', method: 'post', path: '/api/auth/request-password-reset', access: 'public' },
+  changePassword: { service: 'auth', method: 'post', path: '/api/auth/change-password', access: 'public' },
+});
+
+export const userRefs = defineRefs({
+  my: { service: 'auth', method: 'get', path: '/api/user/my', access: 'user' },
+  update: { service: 'auth', method: 'put', path: '/api/user/update', access: 'user', form: true },
+  status: { service: 'auth', method: 'get', path: '/api/user/status', access: 'user' },
+  public: { service: 'auth', method: 'get', path: '/api/user/public/:id', access: 'public' },
+  publicStats: { service: 'auth', method: 'get', path: '/api/user/public/stats/:id', access: 'public' },
+});
+
+export const adminUserRefs = defineRefs({
+  list: { service: 'auth', method: 'get', path: '/api/admin/users', access: 'admin' },
+  activate: { service: 'auth', method: 'post', path: '/api/user/activate/:id', access: 'admin' },
+  delete: { service: 'auth', method: 'delete', path: '/api/admin/delete/:id', access: 'admin' },
+});
+
+export const geoRefs = defineRefs({
+  search: { service: 'auth', method: 'get', path: '/api/geo/search', access: 'public' },
+});

@@ -1,0 +1,25 @@
+// The routes as the browser's typed client takes them: the very zod-free ref objects of
+// `<service>/refs.ts`, typed with the input and output of the zod routes (`import type` only, so
+// no zod reaches a bundle).
+import type { z } from 'zod';
+import type { adminUserRoutes, authRoutes, geoRoutes, userRoutes } from '../auth/routes.ts';
+import { adminUserRefs, authRefs, geoRefs, userRefs } from '../auth/refs.ts';
+import type { categoryRoutes } from '../listing/routes.ts';
+import { categoryRefs } from '../listing/refs.ts';
+import type { RouteDef } from '../routes.ts';
+import type { RouteRef } from './route-ref.ts';
+
+/** A schema the route does not declare is `undefined` for the client: nothing to send. */
+type In<S> = z.ZodType extends S ? undefined : S extends z.ZodType ? z.input<S> : undefined;
+
+/** The browser's view of a zod route: what goes in (before parsing) and what comes out. */
+export type RefOf<D> = D extends RouteDef<infer P, infer Q, infer B, infer R> ? RouteRef<In<P>, In<Q>, In<B>, z.output<R>> : never;
+
+type Refs<G> = { readonly [K in keyof G]: RefOf<G[K]> };
+
+// The refs carry no types for params, body or answer; the routes built from them do.
+export const authApi = authRefs as unknown as Refs<typeof authRoutes>;
+export const userApi = userRefs as unknown as Refs<typeof userRoutes>;
+export const adminUserApi = adminUserRefs as unknown as Refs<typeof adminUserRoutes>;
+export const geoApi = geoRefs as unknown as Refs<typeof geoRoutes>;
+export const categoryApi = categoryRefs as unknown as Refs<typeof categoryRoutes>;

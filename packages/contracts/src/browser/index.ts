@@ -1,0 +1,15 @@
+// `@ruilplein/contracts/browser`: what frontends share with the services without pulling zod into
+// a bundle (docs/architecture.md "Contracts"): rules, limits, patterns, roles, Dutch messages, the
+// typed route refs for the API client, and the types of what the API answers (types only).
+// Nothing imported here at run time may import zod; test/browser.unit.test.ts checks it.
+
+export * from '../auth/rules.ts';
+export * from '../listing/rules.ts';
+export * from '../trade/rules.ts';
+export * from './route-ref.ts';
+export * from './api.ts';
+export { SERVICE_NAMES, type ServiceName } from '../routes.ts';
+
+export type { AccountStatus, AdminUser, Place, PublicStats, PublicUser, SessionUser, User, UpdateProfileForm, RegisterRequest } from '../auth/routes.ts';
+export type { Category } from '../listing/routes.ts';
+export type { ErrorBody } from '../errors.ts';

@@ -1,0 +1,48 @@
+import { metrics, type Attributes, type MeterProvider } from '@opentelemetry/api';
+
+/**
+ * The kit's own gauges. Each is created once per meter provider; every outbox relay and consumer
+ * adds a producer while it runs, so one process reports all of its collections and durables.
+ */
+const gauges = {
+  'ruilplein.outbox.pending': { description: 'Outbox events waiting to be published, per collection', unit: '{event}' },
+  'ruilplein.outbox.parked': { description: 'Outbox events parked after failed publishes, per collection', unit: '{event}' },
+  'ruilplein.deadletter.messages': { description: 'Messages parked on the dead-letter stream, per durable', unit: '{message}' },
+} as const;
+
+export type KitGauge = keyof typeof gauges;
+export interface Observation {
+  value: number;
+  attributes: Attributes;
+}
+type Producer = () => Observation[] | Promise<Observation[]>;
+
+const producers = new Map<KitGauge, Set<Producer>>();
+let installedOn: MeterProvider | undefined;
+
+/** Creates the gauges on the current global meter provider (again, if it changed since). */
+export function installKitGauges(): void {
+  const provider = metrics.getMeterProvider();
+  if (installedOn === provider) return;
+  installedOn = provider;
+  const meter = provider.getMeter('@ruilplein/service-kit');
+  for (const [name, options] of Object.entries(gauges) as [KitGauge, (typeof gauges)[KitGauge]][]) {
+    meter.createObservableGauge(name, options).addCallback(async (result) => {
+      for (const values of await observeKitGauge(name)) for (const o of values) result.observe(o.value, o.attributes);
+    });
+  }
+}
+
+/** Adds a source of values to a kit gauge; returns its removal. */
+export function addGaugeProducer(name: KitGauge, producer: Producer): () => void {
+  installKitGauges();
+  let set = producers.get(name);
+  if (!set) producers.set(name, (set = new Set()));
+  set.add(producer);
+  return () => set.delete(producer);
+}
+
+/** The current values of a gauge (what an export would observe); a failing source reports nothing. */
+export async function observeKitGauge(name: KitGauge): Promise<Observation[][]> {
+  return Promise.all([...(producers.get(name) ?? [])].map(async (p) => (await Promise.resolve().then(p).catch(() => [])) as Observation[]));
+}

@@ -1,0 +1,91 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../src/errors.ts';
+import { imageSlots, ImageRejected, processImage, Semaphore, sniffImage, type ImageOptions } from '../src/upload.ts';
+
+const canvas = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 } } });
+const options: ImageOptions = { maxSide: 400, maxInputPixels: 1_000_000, messages: { wrongType: 'Verkeerd type.', tooManyPixels: 'Te veel pixels.' } };
+
+describe('processImage', () => {
+  it('stores a WebP within maxSide without EXIF, GPS or ICC, with a thumbnail and a tiny placeholder', async () => {
+    const photo = await canvas(900, 600)
+      .withExif({ IFD0: { Artist: 'Geheime eigenaar' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 0/1' } })
+      .withIccProfile('p3')
+      .jpeg()
+      .toBuffer();
+    const out = await processImage(photo, { ...options, thumbnail: 120, placeholder: true });
+    expect([out.width, out.height]).toEqual([400, 267]);
+    const meta = await sharp(out.data).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 400, height: 267 });
+    expect([meta.exif, meta.icc, meta.xmp]).toEqual([undefined, undefined, undefined]);
+    expect(out.data.includes(Buffer.from('Geheime eigenaar'))).toBe(false);
+    expect(await sharp(out.thumbnail).metadata()).toMatchObject({ format: 'webp', width: 120, height: 80 });
+    expect(out.placeholder).toMatch(/^data:image\/webp;base64,/);
+    expect(out.placeholder!.length).toBeLessThan(400);
+    const tiny = Buffer.from(out.placeholder!.split(',')[1]!, 'base64');
+    expect(await sharp(tiny).metadata()).toMatchObject({ format: 'webp', width: 10, height: 7 });
+  });
+
+  it('refuses by content, not by name: unknown bytes, a format not allowed, a lying header, too many pixels', async () => {
+    const reject = (data: Buffer, opts: Partial<ImageOptions> = {}) => processImage(data, { ...options, ...opts });
+    await expect(reject(Buffer.from('gewoon tekst'))).rejects.toThrow('Verkeerd type.');
+    await expect(reject(await canvas(10, 10).gif().toBuffer())).rejects.toThrow('Verkeerd type.');
+    await expect(reject(await canvas(10, 10).png().toBuffer(), { formats: ['jpeg'] })).rejects.toThrow('Verkeerd type.');
+    const png = await canvas(10, 10).png().toBuffer();
+    await expect(reject(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), png]))).rejects.toThrow('Verkeerd type.');
+    const err = await reject(await canvas(1200, 1000).png().toBuffer()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImageRejected);
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err).toMatchObject({ status: 400, message: 'Te veel pixels.' });
+    expect(sniffImage(await canvas(2, 2).webp().toBuffer())).toBe('webp');
+  });
+
+  it('decodes at most two pictures at once per process', async () => {
+    expect(imageSlots.limit).toBeGreaterThanOrEqual(1);
+    expect(imageSlots.limit).toBeLessThanOrEqual(2);
+    const png = await canvas(800, 800).png().toBuffer();
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, imageSlots.running)), 1);
+    try {
+      const all = Promise.all(Array.from({ length: 6 }, () => processImage(png, options)));
+      expect(imageSlots.running + imageSlots.queued).toBe(6);
+      await all;
+    } finally {
+      clearInterval(watch);
+    }
+    expect(most).toBeLessThanOrEqual(imageSlots.limit);
+    expect([imageSlots.running, imageSlots.queued]).toEqual([0, 0]);
+  });
+});
+
+describe('Semaphore', () => {
+  it('runs at most `limit` at once, in arrival order, frees slots on failure, and refuses past maxWaiting', async () => {
+    const slots = new Semaphore(2, 2);
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    const releases: (() => void)[] = [];
+    const job = (i: number, fail = false) =>
+      slots.run(async () => {
+        running++;
+        most = Math.max(most, running);
+        order.push(i);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running--;
+        if (fail) throw new Error('kapot');
+        return i;
+      });
+    const settling = Promise.allSettled([job(1, true), job(2), job(3), job(4)]);
+    await expect(job(5)).rejects.toMatchObject({ status: 503 });
+    expect([slots.running, slots.queued]).toEqual([2, 2]);
+    while (releases.length) {
+      releases.shift()!();
+      await new Promise((r) => setImmediate(r));
+    }
+    const settled = await settling;
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(order).toEqual([1, 2, 3, 4]);
+    expect(most).toBe(2);
+    expect([slots.running, slots.queued]).toEqual([0, 0]);
+  });
+});

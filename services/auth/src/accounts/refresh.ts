@@ -1,0 +1,235 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AUTH_MESSAGES } from '@ruilplein/contracts';
+import { unauthorized, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import type { CookieOptions, Request, Response } from 'express';
+import { Schema } from 'mongoose';
+import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
+import type { UserDoc, UserModel } from './model.ts';
+import type { TokenIssuer } from './tokens.ts';
+
+// Sessions (docs/architecture.md "Identity"): a short-lived access token in the browser's storage,
+// renewed through a refresh token that only ever travels in an httpOnly cookie. One login is one
+// family: each refresh replaces the family's token, and a replaced token coming back means a copy
+// is out there, so the whole family ends. The family is bound to the user's token version, so
+// logout, a password change, a ban and deletion (which bump it) end every family of the user.
+
+export const REFRESH_COOKIE = 'ruilplein_refresh';
+/** Sent only to auth's own routes, never to other services or the frontends. */
+export const REFRESH_COOKIE_PATH = '/api/auth';
+/**
+ * Two tabs that refresh at the same moment both send the same cookie: the one that comes second
+ * within this window gets an access token (without a new cookie; the first answer set it) instead
+ * of ending the session. Any older token is treated as stolen.
+ */
+export const REUSE_GRACE_SECONDS = 10;
+
+/** One login session (a token family); the store keeps only hashes of the tokens. */
+export interface RefreshDoc {
+  /** The family id, also the first half of the cookie value. */
+  _id: string;
+  userId: string;
+  /** The user's token version at login; a newer version ends the family. */
+  tokenVersion: number;
+  /** sha256 of the current token's secret. */
+  tokenHash: string;
+  /** The token the last refresh replaced, accepted again until `previousUntil` (REUSE_GRACE_SECONDS). */
+  previousHash?: string;
+  previousUntil?: Date;
+  /** Slides with every refresh; checked at read time and removed by the cleanup (no TTL indexes). */
+  expiresAt: Date;
+  revokedAt?: Date;
+  createdAt: Date;
+  rotatedAt?: Date;
+}
+
+const schema = new Schema<RefreshDoc>(
+  {
+    _id: { type: String, required: true },
+    userId: { type: String, required: true },
+    tokenVersion: { type: Number, required: true },
+    tokenHash: { type: String, required: true },
+    previousHash: String,
+    previousUntil: Date,
+    expiresAt: { type: Date, required: true, index: true },
+    revokedAt: Date,
+    createdAt: { type: Date, required: true },
+    rotatedAt: Date,
+  },
+  { versionKey: false },
+);
+
+export const refreshModel = (db: Connection) => db.model<RefreshDoc>('RefreshToken', schema, 'refresh_tokens');
+export type RefreshModel = ReturnType<typeof refreshModel>;
+
+const sha256 = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const randomId = (bytes: number) => randomBytes(bytes).toString('base64url');
+/** `<family>.<secret>`, both base64url: 16 bytes of family id, 32 of secret. */
+const COOKIE_VALUE = /^([\w-]{22})\.([\w-]{43})$/;
+
+/** Why a cookie cannot renew the session; the member only learns that it cannot. */
+class Refused extends Error {}
+
+/** A block still in force (it ends by its date; nothing lifts it). */
+const blocked = (user: Pick<UserDoc, 'block'>, now: Date) => !!user.block && (!user.block.unblockDate || user.block.unblockDate > now);
+
+export interface SessionOptions {
+  db: Connection;
+  users: UserModel;
+  tokens: TokenIssuer;
+  /** Lifetime of a refresh token (the cookie's Max-Age); each refresh starts it anew. */
+  ttlSeconds: number;
+  logger: Logger;
+}
+
+export interface Sessions {
+  /** After a successful login: a new family, its cookie on `res`; resolves to the access token. */
+  begin(req: Request, res: Response, user: Pick<UserDoc, '_id' | 'roles' | 'tokenVersion'>): Promise<string>;
+  /** `POST /api/auth/refresh`: a new access token and a rotated cookie, or 401 with the cookie cleared. */
+  refresh(req: Request, res: Response): Promise<{ token: string }>;
+  /** Logout: ends the family of the cookie sent (if it is this user's) and clears the cookie. */
+  end(req: Request, res: Response, userId: string): Promise<void>;
+  /** Removes expired and long-revoked families; resolves to how many. */
+  cleanup(): Promise<number>;
+  model: RefreshModel;
+}
+
+export function createSessions(options: SessionOptions): Sessions {
+  const { users, tokens, ttlSeconds } = options;
+  const model = refreshModel(options.db);
+
+  const cookieOptions = (req: Request): CookieOptions => ({
+    httpOnly: true,
+    sameSite: 'strict',
+    path: REFRESH_COOKIE_PATH,
+    // https as the browser saw it (X-Forwarded-Proto from trusted proxies only); on plain-http
+    // localhost a Secure cookie would be dropped by the browser.
+    secure: req.secure,
+  });
+  const setCookie = (req: Request, res: Response, family: string, secret: string) => {
+    res.cookie(REFRESH_COOKIE, `${family}.${secret}`, { ...cookieOptions(req), maxAge: ttlSeconds * 1000 });
+  };
+  const clearCookie = (req: Request, res: Response) => {
+    res.clearCookie(REFRESH_COOKIE, cookieOptions(req));
+  };
+  const cookieOf = (req: Request): { family: string; secret: string } | undefined => {
+    for (const part of (req.headers.cookie ?? '').split(';')) {
+      const eq = part.indexOf('=');
+      if (eq < 0 || part.slice(0, eq).trim() !== REFRESH_COOKIE) continue;
+      const match = COOKIE_VALUE.exec(part.slice(eq + 1).trim());
+      if (match) return { family: match[1]!, secret: match[2]! };
+    }
+    return undefined;
+  };
+  const revoke = (family: string, filter: Record<string, unknown> = {}) =>
+    model.updateOne({ _id: family, revokedAt: { $exists: false }, ...filter }, { $set: { revokedAt: new Date() } });
+
+  async function renew(req: Request, res: Response, cookie: { family: string; secret: string }, retried = false): Promise<{ token: string }> {
+    const now = new Date();
+    const session = await model.findById(cookie.family).lean();
+    if (!session || session.revokedAt || session.expiresAt <= now) throw new Refused('unknown, revoked or expired');
+    const hash = sha256(cookie.secret);
+    const current = hash === session.tokenHash;
+    const justReplaced = hash === session.previousHash && !!session.previousUntil && session.previousUntil > now;
+    if (!current && !justReplaced) {
+      await revoke(session._id);
+      options.logger.warn({ userId: session.userId }, 'a replaced refresh token came back: its session is ended');
+      throw new Refused('reused');
+    }
+    // Roles, premium, blocks and the version may have changed since the last token: read them now.
+    const user = await users.findOne({ _id: session.userId, ...NOT_BEING_DELETED }, { roles: 1, activated: 1, block: 1, tokenVersion: 1 }).lean();
+    if (!user || !user.activated || blocked(user, now) || (await tokens.version(user)) > session.tokenVersion) {
+      await revoke(session._id);
+      throw new Refused('user gone, blocked or tokens revoked');
+    }
+    if (current) {
+      const secret = randomId(32);
+      // Conditional on the token just checked: of two refreshes with it, one replaces it.
+      const done = await model.updateOne(
+        { _id: session._id, tokenHash: hash, revokedAt: { $exists: false } },
+        {
+          $set: {
+            tokenHash: sha256(secret),
+            previousHash: hash,
+            previousUntil: new Date(now.getTime() + REUSE_GRACE_SECONDS * 1000),
+            expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+            rotatedAt: now,
+          },
+        },
+      );
+      // Lost the race: read again, now as the token just replaced (or revoked meanwhile).
+      if (done.modifiedCount !== 1) {
+        if (retried) throw new Refused('changed meanwhile');
+        return renew(req, res, cookie, true);
+      }
+      setCookie(req, res, session._id, secret);
+    }
+    // The family's version, not whatever Redis says by now: a logout landing meanwhile wins.
+    return { token: await tokens.sign(user, session.tokenVersion) };
+  }
+
+  return {
+    model,
+    async begin(req, res, user) {
+      const version = await tokens.version(user);
+      const token = await tokens.sign(user, version);
+      const family = randomId(16);
+      const secret = randomId(32);
+      const now = new Date();
+      await model.create({
+        _id: family,
+        userId: user._id.toString(),
+        tokenVersion: version,
+        tokenHash: sha256(secret),
+        expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+        createdAt: now,
+      });
+      setCookie(req, res, family, secret);
+      return token;
+    },
+    async refresh(req, res) {
+      const cookie = cookieOf(req);
+      try {
+        if (!cookie) throw new Refused('no cookie');
+        return await renew(req, res, cookie);
+      } catch (err) {
+        if (!(err instanceof Refused)) throw err;
+        clearCookie(req, res);
+        throw unauthorized(AUTH_MESSAGES.sessionEnded);
+      }
+    },
+    async end(req, res, userId) {
+      const cookie = cookieOf(req);
+      // Only the caller's own family: a cookie from another account in the same browser stays.
+      if (cookie) await revoke(cookie.family, { userId });
+      clearCookie(req, res);
+    },
+    cleanup: () => removeEndedSessions(model),
+  };
+}
+
+/** Deletes expired families, and revoked ones a day after (kept that long to see what happened). */
+export async function removeEndedSessions(model: RefreshModel, now = new Date()): Promise<number> {
+  const revokedLongAgo = new Date(now.getTime() - 24 * 3600_000);
+  const { deletedCount } = await model.deleteMany({ $or: [{ expiresAt: { $lt: now } }, { revokedAt: { $lt: revokedLongAgo } }] });
+  return deletedCount;
+}
+
+/** Removes ended sessions every `intervalMs` (hourly by default); every replica may run it. */
+export function startSessionCleanup(sessions: Sessions, logger: Logger, intervalMs = 3600_000): Worker & { run(): Promise<number> } {
+  let running: Promise<number> | undefined;
+  const run = () => {
+    running ??= sessions.cleanup().finally(() => (running = undefined));
+    return running;
+  };
+  const timer = setInterval(() => {
+    run().catch((err: unknown) => logger.warn({ err }, 'removing ended sessions failed; retrying at the next run'));
+  }, intervalMs);
+  timer.unref();
+  return {
+    run,
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
