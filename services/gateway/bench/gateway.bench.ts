@@ -106,6 +106,7 @@ async function main() {
   for (const url of [direct, gateway]) await load(url, { seconds: 5, connections: 10 });
 
   const rows: string[][] = [];
+  const p99Ratios: number[] = [];
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   const ms = (r: { p50: number; p99: number }) => `${r.p50} / ${r.p99} ms`;
   console.log(`as fast as possible, ${MAX_CONNECTIONS} connections for ${MAX_SECONDS} s, each way…`);
@@ -115,7 +116,10 @@ async function main() {
     console.log(`${rate} req/s for ${RATE_SECONDS} s, each way…`);
     const d = await load(direct, { rate, seconds: RATE_SECONDS, connections: 20 });
     const g = await load(gateway, { rate, seconds: RATE_SECONDS, connections: 20 });
-    rows.push([`${rate} req/s`, ms(d), ms(g), `p99 ${ratio(g.p99, d.p99)}`]);
+    // Above what it sustains, a side falls behind the rate: its latencies are then those of a queue.
+    const reached = (r: { rps: number }) => (r.rps < rate * 0.95 ? ` (reached ${Math.round(r.rps)} req/s)` : '');
+    rows.push([`${rate} req/s`, ms(d) + reached(d), ms(g) + reached(g), `p99 ${ratio(g.p99, d.p99)}`]);
+    p99Ratios.push(g.p99 / d.p99);
   }
   rows.push(['max', `${Math.round(dMax.rps)} req/s, ${ms(dMax)}`, `${Math.round(gMax.rps)} req/s, ${ms(gMax)}`, `throughput ${ratio(gMax.rps, dMax.rps)}`]);
 
@@ -124,7 +128,12 @@ async function main() {
   const load1 = loadavg()[0]!.toFixed(2);
   console.log(`\nGET ${PATH} on ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), load average ${loadAtStart} at the start, ${load1} at the end`);
   for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
-  console.log('goal: direct ≥ 3000 req/s; gateway p99 ≤ 1.3×, throughput ≥ 0.6× of direct');
+  const verdict = (ok: boolean) => (ok ? 'met' : 'missed');
+  const worstP99 = Math.max(...p99Ratios);
+  console.log(
+    `goal: direct ≥ 3000 req/s (${verdict(dMax.rps >= 3000)}); gateway p99 ≤ 1.3× of direct at each rate ` +
+      `(${verdict(worstP99 <= 1.3)}, worst ${worstP99.toFixed(2)}×), throughput ≥ 0.6× (${verdict(gMax.rps >= 0.6 * dMax.rps)})`,
+  );
 }
 
 process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
