@@ -112,11 +112,11 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const places = createPlaceSearch({ logger, upstreamUrl: config.GEO_UPSTREAM_URL });
   const avatars = avatarStore(db);
   const stats = userStatsModel(db);
-  const accountDeletion = { users, deletions, redis, relay, avatars, stats };
 
   const key = await loadSigningKey(config.AUTH_JWT_PRIVATE_KEY ?? localSigningKeyPem(logger));
   const tokens = createTokenIssuer({ key, redis, ttlSeconds: deps.tokenTtl?.accessSeconds ?? config.AUTH_ACCESS_TOKEN_TTL_MINUTES * 60 });
   const sessions = createSessions({ db, users, tokens, logger, ttlSeconds: deps.tokenTtl?.refreshSeconds ?? refreshTtlSeconds(config, logger) });
+  const accountDeletion = { users, deletions, redis, relay, avatars, stats, refreshTokens: sessions.model };
   const argon2: Argon2Cost = { ...DEFAULT_ARGON2_COST, memoryCost: config.AUTH_ARGON2_MEMORY_KIB, timeCost: config.AUTH_ARGON2_TIME_COST };
   const mailer: Mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : devOutboxMailer(db);
 

@@ -20,6 +20,7 @@ import { userModel, type UserModel } from '../src/accounts/model.ts';
 import { adminUserHttp } from '../src/admin/routes.ts';
 import { avatarStore, type AvatarStore } from '../src/avatars/store.ts';
 import { claimDeletion, deletionModel, type DeletionModel } from '../src/cleanup/deletion.ts';
+import { refreshModel } from '../src/accounts/refresh.ts';
 import { userStatsModel } from '../src/users/stats.ts';
 
 const logger = silentLogger();
@@ -49,7 +50,7 @@ beforeAll(async () => {
   await ensureStream(bus, 'auth');
   relay = startOutboxRelay({ bus, db, collections: [users.collection.collectionName, deletions.collection.collectionName], logger, intervalMs: 200 });
   server = await listen(
-    createApp({ service: 'auth', logger, verifyToken: issuer.verifyToken, routes: (api) => adminUserHttp(api, { users, deletions, redis, relay, avatars, stats: userStatsModel(db) }) }),
+    createApp({ service: 'auth', logger, verifyToken: issuer.verifyToken, routes: (api) => adminUserHttp(api, { users, deletions, redis, relay, avatars, stats: userStatsModel(db), refreshTokens: refreshModel(db) }) }),
   );
   consumer = await consume(bus, {
     durable: `test-admin-${randomUUID().slice(0, 8)}`,

@@ -8,6 +8,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { userModel, type UserModel } from '../src/accounts/model.ts';
 import { avatarStore } from '../src/avatars/store.ts';
+import { refreshModel } from '../src/accounts/refresh.ts';
 import { claimDeletion, deletionModel, type DeletionDeps, type DeletionModel } from '../src/cleanup/deletion.ts';
 import { inactiveBefore, startInactivityCleanup, type InactivityCleanup } from '../src/cleanup/inactive.ts';
 import { userStatsModel } from '../src/users/stats.ts';
@@ -41,7 +42,7 @@ beforeAll(async () => {
   deletions = deletionModel(db);
   await ensureStream(bus, 'auth');
   relay = startOutboxRelay({ bus, db, collections: [users.collection.collectionName, deletions.collection.collectionName], logger, intervalMs: 200 });
-  deps = { users, deletions, redis, relay, avatars: avatarStore(db), stats: userStatsModel(db) };
+  deps = { users, deletions, redis, relay, avatars: avatarStore(db), stats: userStatsModel(db), refreshTokens: refreshModel(db) };
   consumer = await consume(bus, {
     durable: `test-cleanup-${randomUUID().slice(0, 8)}`,
     registry: eventRegistry,
@@ -99,8 +100,14 @@ describe('inactive account cleanup', () => {
     const justOver = await createUser(monthsBefore(24, -1000));
     const justUnder = await createUser(monthsBefore(24, 1000));
     const recent = await createUser(monthsBefore(1));
+    const logins = refreshModel(db);
+    const login = (userId: string) => ({ _id: randomUUID(), userId, tokenVersion: 0, tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 3600_000), createdAt: new Date() });
+    await logins.insertMany([login(idle), login(recent)]);
 
     expect(await job().run()).toBe(2);
+    // A deleted account keeps no login; another member's is untouched.
+    expect(await logins.countDocuments({ userId: idle })).toBe(0);
+    expect(await logins.countDocuments({ userId: recent })).toBe(1);
     expect(await remaining([idle, justOver, justUnder, recent])).toEqual([justUnder, recent].sort());
     for (const id of [idle, justOver]) {
       expect(Number(await redis.get(tokenVersionKey(id)))).toBeGreaterThan(0);

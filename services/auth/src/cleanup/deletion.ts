@@ -2,6 +2,7 @@ import { eventRegistry } from '@ruilplein/contracts';
 import { createEvent, outboxField, outboxFields, type Connection, type OutboxRelay } from '@ruilplein/service-kit';
 import { Schema, Types, type mongo } from 'mongoose';
 import type { UserModel } from '../accounts/model.ts';
+import type { RefreshModel } from '../accounts/refresh.ts';
 import { revokeTokens, type Redis } from '../accounts/tokens.ts';
 import type { AvatarStore } from '../avatars/store.ts';
 import type { UserStatsModel } from '../users/stats.ts';
@@ -48,9 +49,10 @@ export interface DeletionDeps {
   deletions: DeletionModel;
   redis: Redis;
   relay: Pick<OutboxRelay, 'kick'>;
-  /** What else the account leaves in this service: its pictures and its stats record. */
+  /** What else the account leaves in this service: its pictures, its stats record, its logins. */
   avatars: Pick<AvatarStore, 'removeAllOf'>;
   stats: UserStatsModel;
+  refreshTokens: Pick<RefreshModel, 'deleteMany'>;
 }
 
 /** The user collection as the driver sees it: the claim is not part of the mongoose schema. */
@@ -96,6 +98,8 @@ export async function completeDeletion(deps: DeletionDeps, userId: string, claim
   await raw(deps.users).deleteOne({ _id: new Types.ObjectId(userId), 'deletion.eventId': claim.eventId });
   await deps.avatars.removeAllOf(userId);
   await deps.stats.deleteOne({ _id: userId });
+  // Already refused by the raised token version; removed so no login of the account is left.
+  await deps.refreshTokens.deleteMany({ userId });
   deps.relay.kick();
 }
 
