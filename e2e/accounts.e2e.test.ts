@@ -278,6 +278,29 @@ describe('accounts in the browser', () => {
     await page.getByRole('link', { name: 'Adminpaneel' }).waitFor();
   });
 
+  it('a refused access token is renewed silently through the refresh cookie; logout ends the renewal', async () => {
+    const member = await registerMember(newMember('Noor'));
+    await logInWithForm(page, member);
+    const cookie = (await context.cookies()).find((c) => c.name === 'ruilplein_refresh');
+    expect(cookie).toMatchObject({ path: '/api/auth', httpOnly: true, sameSite: 'Strict' });
+
+    // A token the server refuses (as an expired one would be): the profile still loads, with a new token.
+    const first = await storedToken();
+    await page.evaluate(() => localStorage.setItem('ruilplein.token', `${localStorage.getItem('ruilplein.token')!.slice(0, -4)}AAAA`));
+    await page.goto('/dashboard/profile');
+    await page.getByRole('heading', { name: 'Mijn profiel' }).waitFor();
+    await page.waitForFunction((old) => {
+      const now = localStorage.getItem('ruilplein.token');
+      return now !== null && now !== old && !now.endsWith('AAAA');
+    }, first);
+    expect(page.url()).toContain('/dashboard/profile');
+
+    // After logout the cookie renews nothing: a refused token sends the member to the login.
+    await page.getByRole('button', { name: 'Uitloggen' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/dashboard'));
+    expect((await page.request.post('/api/auth/refresh')).status()).toBe(401);
+  });
+
   it('a blocked account is sent to /geblokkeerd with the reason and the unblock date', async () => {
     const member = await registerMember(newMember('Bram'));
     await logInWithForm(page, member);

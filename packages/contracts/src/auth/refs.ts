@@ -6,7 +6,8 @@ export const authRefs = defineRefs({
   register: { service: 'auth', method: 'post', path: '/api/auth/register', access: 'public' },
   activate: { service: 'auth', method: 'get', path: '/api/auth/activate', access: 'public' },
   resendActivation: { service: 'auth', method: 'post', path: '/api/auth/resend-activation', access: 'public' },
-  login: { service: 'auth', method: 'post', path: '/api/auth/login', access: 'public' },
+  // The answer is a token and the member's own data: never kept by a cache.
+  login: { service: 'auth', method: 'post', path: '/api/auth/login', access: 'public', personal: true },
   verify: { service: 'auth', method: 'get', path: '/api/auth/verify', access: 'user' },
   // A browser refreshes about every 15 minutes per tab; more from one client is someone guessing.
   refresh: { service: 'auth', method: 'post', path: '/api/auth/refresh', access: 'public', rateLimit: { per: 'client', points: 60, windowSeconds: 60 }, personal: true },
@@ -17,7 +18,8 @@ export const authRefs = defineRefs({
 
 export const userRefs = defineRefs({
   my: { service: 'auth', method: 'get', path: '/api/user/my', access: 'user' },
-  update: { service: 'auth', method: 'put', path: '/api/user/update', access: 'user', form: true },
+  // Each save may carry a picture the image pipeline decodes: bounded per member.
+  update: { service: 'auth', method: 'put', path: '/api/user/update', access: 'user', form: true, rateLimit: { per: 'user', points: 30, windowSeconds: 600 } },
   status: { service: 'auth', method: 'get', path: '/api/user/status', access: 'user' },
   public: { service: 'auth', method: 'get', path: '/api/user/public/:id', access: 'public' },
   publicStats: { service: 'auth', method: 'get', path: '/api/user/public/stats/:id', access: 'public' },
