@@ -7,6 +7,7 @@ import {
   consume,
   createApp,
   ensureStream,
+  MESSAGES,
   startOutboxRelay,
   type Bus,
   type Connection,
@@ -15,6 +16,7 @@ import {
 } from '@ruilplein/service-kit';
 import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { Types } from 'mongoose';
+import { createClient, type RedisClientType } from 'redis';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userModel, type UserDoc, type UserModel } from '../src/accounts/model.ts';
@@ -38,9 +40,13 @@ let relay: OutboxRelay;
 let events: Worker;
 const published: UserEvent[] = [];
 let server: Awaited<ReturnType<typeof listen>>;
+// Profile saves carry a declared rate limit, counted in Redis.
+let redis: RedisClientType;
 
 beforeAll(async () => {
-  const { mongoUrl, natsUrl } = testStores();
+  const { mongoUrl, natsUrl, redisUrl } = testStores();
+  redis = createClient({ url: redisUrl });
+  await redis.connect();
   [db, bus, issuer] = await Promise.all([
     connectMongo(mongoUrl, `auth-users-${randomUUID().slice(0, 8)}`),
     connectBus(natsUrl, 'auth-users-test'),
@@ -56,6 +62,7 @@ beforeAll(async () => {
   const app = createApp({
     service: 'auth',
     logger,
+    redis,
     verifyToken: issuer.verifyToken,
     routes: (api) => {
       userHttp(api, deps);
@@ -80,7 +87,7 @@ afterAll(async () => {
   await events.stop();
   await relay.stop();
   await db.dropDatabase();
-  await Promise.all([db.close(), bus.nc.drain(), issuer.close()]);
+  await Promise.all([db.close(), bus.nc.drain(), issuer.close(), redis.quit()]);
 });
 
 let counter = 0;
@@ -280,6 +287,19 @@ describe('PUT /api/user/update', () => {
     expect((await body(res)).user.id).toBe(alice.id);
     expect((await stored(alice.id))!.firstName).toBe('Gewijzigd');
     expect(await stored(bob.id)).toEqual(bobBefore);
+  });
+});
+
+describe('rate limit declared on the profile route', () => {
+  it('takes 30 saves per member in 10 minutes, then 429 with Retry-After; another member is unaffected', async () => {
+    const { token } = await member();
+    const other = await member();
+    for (let i = 0; i < 30; i += 1) expect((await update(token, { ...names, lastName: `de Vries ${i}` })).status, `save ${i + 1}`).toBe(200);
+    const refused = await update(token, names);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await body(refused)).toEqual({ message: MESSAGES.tooManyRequests });
+    expect((await update(other.token, names)).status).toBe(200);
   });
 });
 
