@@ -11,7 +11,8 @@ await runService({
     redis.on('error', (err) => logger.warn({ err }, 'redis connection failed'));
     // Not awaited: the gateway serves (public routes, in-memory rate limits) before Redis is up.
     redis.connect().catch((err) => logger.error({ err }, 'redis gave up connecting'));
-    const gateway = createGateway({ config, logger, verifyToken, redis });
+    // Spans are recorded only when they are exported; otherwise the gateway just continues the trace.
+    const gateway = createGateway({ config, logger, verifyToken, redis, recordSpans: config.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined });
     const stop = async () => {
       gateway.close();
       if (redis.isOpen) await redis.quit();

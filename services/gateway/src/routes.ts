@@ -1,7 +1,7 @@
 // The gateway's routing, derived from the contracts' registry (packages/contracts/src/registry.ts):
 // no table of its own, so a route is routed the moment its contract exists.
 import { serviceFor as ownerOf, SERVICE_NAMES, type RouteDef, type ServiceName } from '@ruilplein/contracts';
-import { match } from 'path-to-regexp';
+import { pathToRegexp } from 'path-to-regexp';
 
 export const SERVICES = SERVICE_NAMES;
 export type Service = ServiceName;
@@ -16,16 +16,15 @@ export const isHubPath = (path: string) => /^\/chathub(?:\/|$)/i.test(path);
 const UPLOADS: Pick<RouteDef, 'method' | 'path'> = { method: 'get', path: '/uploads/*file' };
 
 /**
- * Compiles the routes that need no token once: method plus express path pattern, matched
- * case-insensitively like express does. HEAD counts as GET, as in express.
+ * Compiles the routes that need no token once: per method, one regular expression of their express
+ * path patterns, matched case-insensitively like express does. HEAD counts as GET, as in express.
  */
 export function publicRoutes(routes: readonly RouteDef[]): (method: string, path: string) => boolean {
-  const compiled = [...routes.filter((r) => r.access === 'public'), UPLOADS].map((r) => ({
-    method: r.method.toUpperCase(),
-    matches: match(r.path, { decode: false, sensitive: false }),
-  }));
-  return (method, path) => {
-    const m = method === 'HEAD' ? 'GET' : method;
-    return compiled.some((r) => r.method === m && r.matches(path) !== false);
-  };
+  const byMethod = new Map<string, string[]>();
+  for (const r of [...routes.filter((r) => r.access === 'public'), UPLOADS]) {
+    const method = r.method.toUpperCase();
+    byMethod.set(method, [...(byMethod.get(method) ?? []), r.path]);
+  }
+  const compiled = new Map([...byMethod].map(([method, paths]) => [method, pathToRegexp(paths, { sensitive: false }).regexp]));
+  return (method, path) => compiled.get(method === 'HEAD' ? 'GET' : method)?.test(path) ?? false;
 }

@@ -50,7 +50,12 @@ let closedPortUrl: string;
 const cleanups: (() => Promise<void>)[] = [];
 let gatewayUrl: string;
 
-async function startGateway(env: Record<string, string> = {}, client: RedisClientType = redis, trustedProxyHops?: number): Promise<string> {
+async function startGateway(
+  env: Record<string, string> = {},
+  client: RedisClientType = redis,
+  trustedProxyHops?: number,
+  options: { keyPrefix?: string; recordSpans?: boolean } = {},
+): Promise<string> {
   const config = parseConfig(gatewayConfig, {
     REDIS_URL: testStores().redisUrl,
     UPSTREAM_AUTH: upstreams.auth!.url,
@@ -61,7 +66,15 @@ async function startGateway(env: Record<string, string> = {}, client: RedisClien
     UPSTREAM_PAYMENT: upstreams.payment!.url,
     ...env,
   });
-  const gateway = createGateway({ config, logger: silentLogger(), verifyToken: issuer.verifyToken, redis: client, keyPrefix: `test:${randomUUID()}`, trustedProxyHops });
+  const gateway = createGateway({
+    config,
+    logger: silentLogger(),
+    verifyToken: issuer.verifyToken,
+    redis: client,
+    keyPrefix: options.keyPrefix ?? `test:${randomUUID()}`,
+    trustedProxyHops,
+    recordSpans: options.recordSpans,
+  });
   const served = await listen(gateway.app);
   served.server.on('upgrade', gateway.onUpgrade);
   cleanups.push(async () => {
@@ -172,14 +185,25 @@ describe('tokens', () => {
     expect(headers['x-forwarded-host']).toBe(new URL(gatewayUrl).host);
   });
 
-  it('gives each request an id and continues the caller’s trace', async () => {
+  it.each([
+    ['continuing the trace', false],
+    ['recording a span', true],
+  ])('gives each request an id and continues the caller’s trace (%s)', async (_, recordSpans) => {
+    const url = recordSpans ? await startGateway({}, redis, undefined, { recordSpans }) : gatewayUrl;
     const traceId = 'a'.repeat(32);
-    const res = await get('/api/category', { traceparent: `00-${traceId}-${'b'.repeat(16)}-01` });
+    const res = await get('/api/category', { traceparent: `00-${traceId}-${'b'.repeat(16)}-01`, tracestate: 'ruil=1' }, url);
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const { headers }: Seen = await body(res);
     expect(headers['x-request-id']).toBe(id);
     expect(headers.traceparent).toMatch(new RegExp(`^00-${traceId}-(?!${'b'.repeat(16)})[0-9a-f]{16}-01$`));
+    expect(headers.tracestate).toBe('ruil=1');
+    // Without a (valid) caller's trace, a new one.
+    for (const traceparent of [undefined, `00-${'0'.repeat(32)}-${'b'.repeat(16)}-01`, 'nonsense']) {
+      const fresh: Seen = await body(await get('/api/category', traceparent ? { traceparent } : {}, url));
+      expect(fresh.headers.traceparent).toMatch(/^00-(?!0{32})[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      expect(fresh.headers.traceparent).not.toContain('b'.repeat(16));
+    }
   });
 
   it('refuses a missing token with 401 and says how to authenticate', async () => {
@@ -257,10 +281,45 @@ describe('rate limits', () => {
   });
 });
 
+describe('rate limits across gateways', () => {
+  it('shares the per-IP count of replicas through Redis', async () => {
+    const keyPrefix = `test:${randomUUID()}`;
+    const env = { RATE_LIMIT_PER_IP: '4', RATE_LIMIT_WINDOW_SECONDS: '30' };
+    const [a, b] = [await startGateway(env, redis, undefined, { keyPrefix }), await startGateway(env, redis, undefined, { keyPrefix })];
+    for (let i = 0; i < 3; i++) expect((await get('/api/category', {}, a)).status).toBe(200);
+    // Each replica adds its hits to Redis within a fraction of a second.
+    await expect.poll(() => redis.get(`${keyPrefix}:ip:127.0.0.1`), { timeout: 2000, interval: 50 }).toBe('3');
+    expect((await get('/api/category', {}, b)).status).toBe(200);
+    await expect.poll(() => redis.get(`${keyPrefix}:ip:127.0.0.1`), { timeout: 2000, interval: 50 }).toBe('4');
+    await expectRefused(await get('/api/category', {}, b), 429, MESSAGES.tooManyRequests);
+    await expect.poll(async () => (await get('/api/category', {}, a)).status, { timeout: 2000, interval: 50 }).toBe(429);
+  });
+});
+
 describe('upstream failures', () => {
   it('answers 503 when the upstream cannot be reached', async () => {
     const url = await startGateway({ UPSTREAM_LISTING: closedPortUrl });
     await expectRefused(await get('/api/category', {}, url), 503, MESSAGES.unavailable);
+  });
+
+  it('closes the request to the upstream when the client leaves', async () => {
+    let received = 0;
+    let closed = 0;
+    const hanging = await listen((req) => {
+      received++;
+      req.socket.once('close', () => closed++);
+    });
+    try {
+      const url = await startGateway({ UPSTREAM_LISTING: hanging.url });
+      const leaving = new AbortController();
+      const answered = fetch(`${url}/api/category`, { signal: leaving.signal }).catch(() => 'left');
+      await expect.poll(() => received, { timeout: 2000, interval: 20 }).toBe(1);
+      leaving.abort();
+      expect(await answered).toBe('left');
+      await expect.poll(() => closed, { timeout: 2000, interval: 20 }).toBe(1);
+    } finally {
+      await hanging.close();
+    }
   });
 
   it('answers 504 when the upstream does not answer in time', async () => {
@@ -446,6 +505,41 @@ describe('client addresses', () => {
 });
 
 describe('answers', () => {
+  it('adds its security headers to its own answers only: a service sets its own', async () => {
+    const proxied = await get('/api/category');
+    expect(proxied.status).toBe(200);
+    expect(proxied.headers.get('content-security-policy')).toBeNull();
+    expect(proxied.headers.get('x-powered-by')).toBeNull();
+    const own = await get('/nope');
+    expect(own.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    expect(own.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  });
+
+  it('streams a large answer through whole, with back-pressure both ways', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'r');
+    const big = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      let left = 80;
+      const more = () => {
+        while (left > 0) {
+          left--;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    try {
+      const url = await startGateway({ UPSTREAM_LISTING: big.url });
+      const res = await send(url, '/api/category');
+      expect(res.status).toBe(200);
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      expect(res.body.length).toBe(80 * chunk.length);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('keeps the service’s Cache-Control: no-store', async () => {
     const res = await get('/api/user/my', bearer(await issuer.sign(newUser())));
     expect(res.status).toBe(200);
