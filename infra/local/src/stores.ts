@@ -4,6 +4,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SERVICE_NAMES } from '@ruilplein/contracts';
 import { MongoClient } from 'mongodb';
 import { hasExited, onOutputLines, spawnChild, stopChild } from './children.ts';
 import { dockerAnswers } from './docker.ts';
@@ -46,8 +47,8 @@ export interface StartStoresOptions {
   natsUsers?: readonly string[];
 }
 
-/** The services that use NATS (the gateway does not). */
-export const NATS_SERVICES = ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment'] as const;
+/** The services that use NATS: every service of the contracts' registry (the gateway does not). */
+export const NATS_SERVICES = SERVICE_NAMES;
 /** Full rights: tests, tools (`npm run deadletter`) and the runner. */
 export const NATS_ADMIN = 'ruilplein-admin';
 

@@ -6,7 +6,7 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { z } from 'zod';
 import { bearerToken, isAdmin, type Principal, type TokenVerifier } from './auth.ts';
-import { SERVICE_PROXY_HOPS, trustedProxyHops, trustProxies } from './client.ts';
+import { clientAddress, SERVICE_PROXY_HOPS, trustedProxyHops, trustProxies } from './client.ts';
 import { badRequest, forbidden, HttpError, MESSAGES, unauthorized } from './errors.ts';
 import { readForm, type UploadedFile } from './form.ts';
 import type { Logger } from './logger.ts';
@@ -156,7 +156,7 @@ export function createApp(options: AppOptions): Express {
           const key =
             limit.per === 'user' && principal
               ? rateLimitKey(options.service, limitName, 'user', principal.userId)
-              : rateLimitKey(options.service, limitName, 'client', req.ip ?? req.socket.remoteAddress ?? 'unknown');
+              : rateLimitKey(options.service, limitName, 'client', clientAddress(req));
           const counted = await countCall(redis, key, limit);
           if (!counted.allowed) {
             res.setHeader('retry-after', counted.retryAfter);

@@ -89,3 +89,16 @@ describe('Semaphore', () => {
     expect([slots.running, slots.queued]).toEqual([0, 0]);
   });
 });
+
+describe('sniffImage', () => {
+  it('knows JPG, PNG and WEBP by their first bytes and nothing else', async () => {
+    expect(sniffImage(await canvas(4, 4).jpeg().toBuffer())).toBe('jpeg');
+    expect(sniffImage(await canvas(4, 4).png().toBuffer())).toBe('png');
+    expect(sniffImage(await canvas(4, 4).webp().toBuffer())).toBe('webp');
+    expect(sniffImage(await canvas(4, 4).gif().toBuffer())).toBeUndefined();
+    expect(sniffImage(await canvas(4, 4).tiff().toBuffer())).toBeUndefined();
+    expect(sniffImage(Buffer.from('%PDF-1.7'))).toBeUndefined();
+    expect(sniffImage(Buffer.from([0xff, 0xd8]))).toBeUndefined();
+    expect(sniffImage(Buffer.from('RIFF\0\0\0\0WAVE'))).toBeUndefined();
+  });
+});

@@ -6,11 +6,14 @@ import { randomFillSync, randomUUID } from 'node:crypto';
 import { ServerResponse, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { apiRoutes, clusterUrl, tokenVersionKey, upstreamVariable } from '@ruilplein/contracts';
+import { apiRoutes, clusterUrl, SERVICE_NAMES, serviceFor, tokenVersionKey, upstreamVariable, type ServiceName } from '@ruilplein/contracts';
 import {
   bearerToken,
   checkedUrl,
   currentTraceHeaders,
+  forwardedFor,
+  forwardedHost,
+  forwardedProto,
   GATEWAY_PROXY_HOPS,
   HttpError,
   INVALID_PATH,
@@ -29,15 +32,14 @@ import { createProxyServer } from 'http-proxy-3';
 import type { RedisClientType } from 'redis';
 import { Pool, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { clientAddress, forwardedHost, forwardedProto } from './client.ts';
 import { SharedLimiter, type LimiterStore } from './limiter.ts';
-import { isHubPath, publicRoutes, serviceFor, SERVICES, type Service } from './routes.ts';
+import { isHubPath, publicRoutes } from './routes.ts';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** `UPSTREAM_<SERVICE>` for every service of the registry, defaulting to its Kubernetes service name. */
-const upstreams = Object.fromEntries(SERVICES.map((s) => [upstreamVariable(s), z.url().default(clusterUrl(s))])) as {
-  [S in Service as ReturnType<typeof upstreamVariable<S>>]: z.ZodDefault<z.ZodURL>;
+const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [upstreamVariable(s), z.url().default(clusterUrl(s))])) as {
+  [S in ServiceName as ReturnType<typeof upstreamVariable<S>>]: z.ZodDefault<z.ZodURL>;
 };
 
 /** Variables of the gateway beyond the kit's own. */
@@ -124,7 +126,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const keyPrefix = deps.keyPrefix ?? 'gateway:rate';
   const hops = deps.trustedProxyHops ?? trustedProxyHops(GATEWAY_PROXY_HOPS);
   const redis = deps.redis.withCommandOptions({ timeout: REDIS_TIMEOUT_MS });
-  const targets = Object.fromEntries(SERVICES.map((s) => [s, new URL(config[upstreamVariable(s)])])) as Record<Service, URL>;
+  const targets = Object.fromEntries(SERVICE_NAMES.map((s) => [s, new URL(config[upstreamVariable(s)])])) as Record<ServiceName, URL>;
   const isPublic = publicRoutes(apiRoutes);
   const logRequests = logger.isLevelEnabled('info');
 
@@ -224,7 +226,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const service = serviceFor(path);
     // Unknown paths, and upgrades anywhere but the hub, end here before any token is looked at.
     if (!service || (ex.upgrade && !isHubPath(path))) return refuse(ex, 404, MESSAGES.notFound);
-    const ipWait = perIp.take(clientAddress(req, hops));
+    const ipWait = perIp.take(forwardedFor(req, hops));
     if (ipWait) return refuse(ex, 429, MESSAGES.tooManyRequests, { 'retry-after': String(ipWait) });
     // Browsers cannot set headers on a websocket, so hub clients may send the token in the query.
     const token = bearerToken(req) ?? (isHubPath(path) ? queryToken(url) : undefined);
@@ -256,8 +258,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // --- to the service
 
   // undici: a pass-through costs about 40 µs of CPU less per request than node's http.request.
-  const pools = Object.fromEntries(SERVICES.map((s) => [s, new Pool(targets[s].origin, { connections: 1024 })])) as Record<Service, Pool>;
-  const bases = Object.fromEntries(SERVICES.map((s) => [s, targets[s].pathname.replace(/\/$/, '')])) as Record<Service, string>;
+  const pools = Object.fromEntries(SERVICE_NAMES.map((s) => [s, new Pool(targets[s].origin, { connections: 1024 })])) as Record<ServiceName, Pool>;
+  const bases = Object.fromEntries(SERVICE_NAMES.map((s) => [s, targets[s].pathname.replace(/\/$/, '')])) as Record<ServiceName, string>;
   // Websockets only: a long-lived connection of their own, frames piped both ways.
   const wsProxy = createProxyServer({ agent: false });
   const upgraded = new WeakMap<IncomingMessage, Exchange>();
@@ -273,7 +275,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (ex) upstreamFailed(ex, err);
   });
 
-  function forward(ex: Exchange, service: Service) {
+  function forward(ex: Exchange, service: ServiceName) {
     const { req } = ex;
     const headers = req.headers;
     const prior = headers['x-forwarded-for'];
@@ -295,7 +297,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     send(ex, service, false);
   }
 
-  function send(ex: Exchange, service: Service, retried: boolean) {
+  function send(ex: Exchange, service: ServiceName, retried: boolean) {
     const { req } = ex;
     // Idle limits, as a socket timeout would be: waiting for the answer (refreshed while a body
     // is still being sent) and between two chunks of it.
@@ -316,10 +318,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
   /** The service's answer, streamed to the client as it comes. */
   class Relay implements Dispatcher.DispatchHandler {
     readonly ex: Exchange;
-    readonly service: Service;
+    readonly service: ServiceName;
     readonly retried: boolean;
 
-    constructor(ex: Exchange, service: Service, retried: boolean) {
+    constructor(ex: Exchange, service: ServiceName, retried: boolean) {
       this.ex = ex;
       this.service = service;
       this.retried = retried;

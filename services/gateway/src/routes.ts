@@ -1,13 +1,8 @@
 // The gateway's routing, derived from the contracts' registry (packages/contracts/src/registry.ts):
 // no table of its own, so a route is routed the moment its contract exists.
-import { serviceFor as ownerOf, SERVICE_NAMES, type RouteDef, type ServiceName } from '@ruilplein/contracts';
+// Which service owns a path is the contracts' `serviceFor`; what is left here is the gateway's own.
+import type { RouteDef } from '@ruilplein/contracts';
 import { pathToRegexp } from 'path-to-regexp';
-
-export const SERVICES = SERVICE_NAMES;
-export type Service = ServiceName;
-
-/** The service owning a path (without query string), case-insensitively; undefined when nobody does. */
-export const serviceFor: (path: string) => Service | undefined = ownerOf;
 
 /** The chat service's real-time hub: the only path that may be upgraded to a websocket. */
 export const isHubPath = (path: string) => /^\/chathub(?:\/|$)/i.test(path);

@@ -1,6 +1,6 @@
-import { apiRoutes, examplePath, type RouteDef } from '@ruilplein/contracts';
+import { apiRoutes, examplePath, serviceFor, type RouteDef } from '@ruilplein/contracts';
 import { describe, expect, it } from 'vitest';
-import { isHubPath, publicRoutes, serviceFor } from '../src/routes.ts';
+import { isHubPath, publicRoutes } from '../src/routes.ts';
 
 describe('serviceFor (the prefixes of the contracts registry)', () => {
   it.each([

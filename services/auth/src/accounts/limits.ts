@@ -1,13 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { HttpError, MESSAGES } from '@ruilplein/service-kit';
+import type { RateLimitDef } from '@ruilplein/contracts';
+import { countCall, HttpError, MESSAGES, type RateLimitRedis } from '@ruilplein/service-kit';
 import type { Response } from 'express';
 import type { RedisClientType } from 'redis';
 
-/** How many attempts per window; the window starts with the first attempt (a fixed window in Redis). */
-export interface Limit {
-  points: number;
-  windowSeconds: number;
-}
+/** How many attempts per window; the window starts with the first attempt (the kit's fixed window in Redis). */
+export type Limit = Pick<RateLimitDef, 'points' | 'windowSeconds'>;
 
 export interface AuthLimits {
   /**
@@ -35,7 +33,7 @@ export const DEFAULT_LIMITS: AuthLimits = {
   registerPerIp: { points: 20, windowSeconds: 60 * 60 },
 };
 
-export type LimitRedis = Pick<RedisClientType, 'multi' | 'del' | 'decr'>;
+export type LimitRedis = RateLimitRedis & Pick<RedisClientType, 'del' | 'decr'>;
 
 const unavailable = () => new HttpError(503, MESSAGES.unavailable);
 
@@ -78,11 +76,11 @@ export function createLimiter(redis: LimitRedis, name: string, limit: Limit): Li
   const guard = <T>(p: Promise<T>) => p.catch((): never => { throw unavailable(); });
   return {
     async hit(id, res, message = tooManyAttempts) {
-      const [count, , ttl] = (await guard(redis.multi().incr(key(id)).expire(key(id), limit.windowSeconds, 'NX').pTTL(key(id)).exec())) as unknown as [number, number, number];
-      if (count <= limit.points) return;
-      const seconds = Math.max(1, Math.ceil(Number(ttl) / 1000));
-      res.setHeader('retry-after', seconds);
-      throw new HttpError(429, message(Math.ceil(seconds / 60)));
+      // The kit's counter (a 503 when Redis is away); auth words the refusal in minutes.
+      const counted = await countCall(redis, key(id), limit);
+      if (counted.allowed) return;
+      res.setHeader('retry-after', counted.retryAfter);
+      throw new HttpError(429, message(Math.ceil(counted.retryAfter / 60)));
     },
     async undo(id) {
       await guard(redis.decr(key(id)));

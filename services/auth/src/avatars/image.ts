@@ -1,19 +1,14 @@
 import { USER_MESSAGES } from '@ruilplein/contracts';
-import { ImageRejected, processImage } from '@ruilplein/service-kit/upload';
+import { processImage } from '@ruilplein/service-kit/upload';
 import sharp from 'sharp';
-
-export { sniffImage } from '@ruilplein/service-kit/upload';
 
 /** Longest side of a stored avatar: shown at most a few hundred pixels wide. */
 export const AVATAR_SIZE = 512;
 /** A 5 MB file may still unpack into gigabytes of pixels; decoding stops above this (as the message says). */
 const MAX_INPUT_PIXELS = 40_000_000;
 
-/** A refused picture: a 400 with its Dutch message. */
-export const AvatarRejected = ImageRejected;
-
 /**
- * Checks that an upload is a JPG, PNG or WEBP that really decodes, and re-encodes it as a WebP of
+ * Checks that an upload (a refusal is the kit's ImageRejected, with the Dutch message) is a JPG, PNG or WEBP that really decodes, and re-encodes it as a WebP of
  * at most AVATAR_SIZE pixels a side without any metadata, through the kit's bounded pipeline.
  */
 export async function processAvatar(data: Buffer): Promise<Buffer> {

@@ -1,9 +1,10 @@
 import { DEFAULT_AVATAR, USER_MESSAGES, type PublicUser, type UpdateProfileFormSchema, type User } from '@ruilplein/contracts';
 import { badRequest, conflict, unauthorized, type Logger, type UploadedFile } from '@ruilplein/service-kit';
+import { ImageRejected } from '@ruilplein/service-kit/upload';
 import type { z } from 'zod';
 import { toSessionUser, userEventFields } from '../accounts/events.ts';
 import type { UserDoc, UserModel } from '../accounts/model.ts';
-import { AvatarRejected, processAvatar } from '../avatars/image.ts';
+import { processAvatar } from '../avatars/image.ts';
 import type { AvatarStore } from '../avatars/store.ts';
 import type { PlaceSearch } from '../geo/search.ts';
 
@@ -48,7 +49,7 @@ async function encodePicture(file: UploadedFile | undefined): Promise<Buffer | u
   try {
     return await processAvatar(file.data);
   } catch (err) {
-    if (err instanceof AvatarRejected) throw badRequest(err.message, [{ path: 'files.profilePicture', message: err.message }]);
+    if (err instanceof ImageRejected) throw badRequest(err.message, [{ path: 'files.profilePicture', message: err.message }]);
     throw err;
   }
 }

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Request } from 'express';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, forwardedHost, forwardedProto } from '../src/client.ts';
+import { forwardedFor, forwardedHost, forwardedProto } from '../src/client.ts';
 
-/** A request as express sees it with `trust proxy` = hops: the reference the gateway must match. */
+/** A request as express sees it with `trust proxy` = hops: the reference the plain-node functions must match. */
 function expressView(hops: number, peer: string, headers: Record<string, string>) {
   const app = express();
   app.set('trust proxy', hops);
@@ -28,7 +28,7 @@ describe('client address, protocol and host: as express with trust proxy', () =>
     for (const headers of headerSets) {
       it(`${hops} hops, ${JSON.stringify(headers)}`, () => {
         const view = expressView(hops, '10.0.0.7', headers);
-        expect(clientAddress(view.plain, hops)).toBe(view.ip);
+        expect(forwardedFor(view.plain, hops)).toBe(view.ip);
         expect(forwardedProto(view.plain, hops)).toBe(view.protocol);
         expect(forwardedHost(view.plain, hops)).toBe(view.host);
       });
@@ -39,7 +39,7 @@ describe('client address, protocol and host: as express with trust proxy', () =>
     const view = expressView(1, '127.0.0.1', { 'x-forwarded-for': '6.6.6.6, 192.0.2.10' });
     const spoofed = view.plain;
     expect(view.ip).toBe('192.0.2.10');
-    expect(clientAddress(spoofed, 1)).toBe('192.0.2.10');
-    expect(clientAddress(spoofed, 0)).toBe('127.0.0.1');
+    expect(forwardedFor(spoofed, 1)).toBe('192.0.2.10');
+    expect(forwardedFor(spoofed, 0)).toBe('127.0.0.1');
   });
 });
