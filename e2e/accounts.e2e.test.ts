@@ -31,8 +31,8 @@ beforeEach(async (test) => {
 // A 1×1 PNG: the auth service re-encodes whatever it is sent, so size does not matter.
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-const header = () => page.locator('header.public-nav');
-const footer = () => page.locator('footer');
+const header = () => page.getByRole('banner');
+const footer = () => page.getByRole('contentinfo');
 const storedToken = () => page.evaluate(() => localStorage.getItem('ruilplein.token'));
 
 /** Sets a member's block in the auth service's own store (there is no screen for it yet). */
@@ -229,7 +229,7 @@ describe('accounts in the browser', () => {
     expect(await page.getByRole('link', { name: 'Wachtwoord vergeten?' }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Stuur de activatiemail opnieuw' }).click();
-    await page.locator('.form-success').waitFor();
+    await page.getByTestId('form-success').waitFor();
     const resent = await newestMailTo(member.email, 2);
     await page.goto(linkIn(resent, '/verify-email'));
     await page.getByText('Je e-mailadres is bevestigd en je account is geactiveerd.').waitFor();
@@ -256,7 +256,7 @@ describe('accounts in the browser', () => {
     expect((await mailsTo(member.email)).length).toBe(before);
     await page.getByRole('button', { name: 'Stuur resetlink' }).click();
     await dialog.getByRole('button', { name: 'Versturen' }).click();
-    await page.locator('.form-success').waitFor();
+    await page.getByTestId('form-success').waitFor();
 
     await page.goto(linkIn(await newestMailTo(member.email, before + 1), '/change-password'));
     const newPassword = 'Nieuw2025!';
@@ -266,7 +266,7 @@ describe('accounts in the browser', () => {
     await page.getByText('Wachtwoorden komen niet overeen.').waitFor();
     await page.getByLabel('Bevestig nieuw wachtwoord').fill(newPassword);
     await page.getByRole('button', { name: 'Wachtwoord wijzigen' }).click();
-    await page.locator('.form-success').waitFor();
+    await page.getByTestId('form-success').waitFor();
     await page.getByRole('link', { name: 'Naar inloggen' }).click();
     await page.waitForURL('**/login');
 

@@ -57,8 +57,9 @@ describe('serving the frontends', () => {
     }
   });
 
-  it('answers client-side routes with the shell’s index.html, and unknown files with 404', async () => {
-    const index = await (await get('/')).text();
+  it('answers client-side routes with the shell’s app page (not a prerendered one), and unknown files with 404', async () => {
+    const index = await (await get('/app.html')).text();
+    expect(index).toContain('<div id="root"></div>');
     for (const path of ['/dashboard/search', '/dashboard/listing/42', '/admin/users']) {
       const res = await get(path);
       expect(res.status, path).toBe(200);

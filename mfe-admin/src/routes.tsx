@@ -1,19 +1,20 @@
-import { Route, Routes } from 'react-router-dom';
-import { ComingSoon, Page } from '@ruilplein/ui';
+import { AreaRoutes, ComingSoon, Page } from '@ruilplein/ui';
+import area from './area.ts';
 
-/** The admin area with its own layout (later); the shell mounts it at /admin, so paths here are relative to that. */
+/** The admin area with its own layout (later); the shell mounts it at /admin, so the paths of area.ts are relative to that. */
 export default function AdminRoutes() {
   return (
-    <Routes>
-      <Route
-        index
-        element={
+    <AreaRoutes
+      area={area}
+      screens={{
+        '': (
           <Page title="Beheer">
             <p>Het beheerdashboard met statistieken, gebruikers en rapporten komt hier binnenkort.</p>
           </Page>
-        }
-      />
-      <Route path="*" element={<ComingSoon title="Beheer" />} />
-    </Routes>
+        ),
+        users: <ComingSoon title="Gebruikersbeheer" />,
+        reports: <ComingSoon title="Meldingen beheren" />,
+      }}
+    />
   );
 }

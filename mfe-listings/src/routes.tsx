@@ -1,14 +1,23 @@
-import { Route, Routes } from 'react-router-dom';
-import { ComingSoon } from '@ruilplein/ui';
+import { AreaRoutes, ComingSoon } from '@ruilplein/ui';
+import area from './area.ts';
 import { CategoriesPage } from './categories/CategoriesPage.tsx';
 
-/** The listings area; the shell mounts it at /dashboard, so paths here are relative to that. */
+/** The listings area; the shell mounts it at /dashboard, so the paths of area.ts are relative to that. */
 export default function ListingsRoutes() {
   return (
-    <Routes>
-      {/* The future 'Aanbod' search page; for now the categories it will filter by. */}
-      <Route path="search" element={<CategoriesPage />} />
-      <Route path="*" element={<ComingSoon title="Aanbod" />} />
-    </Routes>
+    <AreaRoutes
+      area={area}
+      screens={{
+        // The future 'Aanbod' search page; for now the categories it will filter by.
+        search: <CategoriesPage />,
+        services: <ComingSoon title="Ruil-diensten" />,
+        'listing/:id': <ComingSoon title="Advertentie" />,
+        'my-listings': <ComingSoon title="Mijn advertenties" />,
+        'add-listing': <ComingSoon title="Advertentie plaatsen" />,
+        'edit-listing/:id': <ComingSoon title="Advertentie bewerken" />,
+        wishlist: <ComingSoon title="Verlanglijstje" />,
+        'user/:id': <ComingSoon title="Profiel" />,
+      }}
+    />
   );
 }

@@ -1,19 +1,20 @@
-import { Route, Routes } from 'react-router-dom';
-import { ComingSoon, Page } from '@ruilplein/ui';
+import { AreaRoutes, ComingSoon, Page } from '@ruilplein/ui';
+import area from './area.ts';
 
-/** The trades area; the shell mounts it at /dashboard, so paths here are relative to that. */
+/** The trades area; the shell mounts it at /dashboard, so the paths of area.ts are relative to that. */
 export default function TradesRoutes() {
   return (
-    <Routes>
-      <Route
-        path="offers"
-        element={
+    <AreaRoutes
+      area={area}
+      screens={{
+        offers: (
           <Page title="Jouw Ruilaanbiedingen">
             <p>Hier zie je binnenkort de ruilaanbiedingen die je hebt gedaan en ontvangen.</p>
           </Page>
-        }
-      />
-      <Route path="*" element={<ComingSoon title="Ruilaanbod" />} />
-    </Routes>
+        ),
+        'listing/:id/offer': <ComingSoon title="Ruilaanbod doen" />,
+        'tradeoffer/:id': <ComingSoon title="Ruilaanbieding" />,
+      }}
+    />
   );
 }

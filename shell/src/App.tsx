@@ -1,59 +1,69 @@
-import { Link, matchPath, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { useEffect, type ReactNode } from 'react';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Page, Spinner, useSession } from '@ruilplein/ui';
+import { canSee, type Audience, type Mount } from '@ruilplein/ui/area';
 import { accountScreenRoutes, verifyEmailRoute } from './account/routes.tsx';
+import { pageAt, useAreas } from './areas.ts';
 import { DashboardHome, DashboardLayout, Profile } from './dashboard/index.ts';
 import { NotFound, PublicLayout, publicPageRoutes, ScrollToTop } from './public/index.ts';
-import { RemoteArea } from './RemoteArea.tsx';
-import type { RemoteName } from './remotes.ts';
+import { AreaFailure, areaFailed, RemoteArea } from './RemoteArea.tsx';
 
 /**
- * Which remote owns which path. The shell decides before loading anything, so a page of the shell
- * (like `/`) downloads no remote code. Mounting scheme: a remote is rendered by a splat route at its
- * base (`/dashboard/*` for listings and trades, inside the dashboard layout; `/admin/*` for admin,
- * which brings its own layout). Its `./routes` component renders descendant <Routes> whose paths are
- * relative to that base (`search`, `listing/:id`; admin: index, `users`), the same way its standalone
- * development page mounts it.
+ * The pages of the remotes: which remote serves a path under `/dashboard` or `/admin` comes from
+ * the `area.json` each one publishes (read when such a path is first visited, no remote code); the
+ * matching remote's `./routes` then renders it, with paths relative to the mount. A page meant
+ * for Premium members or admins shows a notice to anyone else; a path no remote declares is 'not
+ * found', unless a remote could not be read, which then is the likelier cause.
  */
-const remotePaths: Record<RemoteName, string[]> = {
-  listings: [
-    '/dashboard/search',
-    '/dashboard/services',
-    '/dashboard/listing/:id',
-    '/dashboard/my-listings',
-    '/dashboard/add-listing',
-    '/dashboard/edit-listing/:id',
-    '/dashboard/wishlist',
-    '/dashboard/user/:id',
-  ],
-  trades: ['/dashboard/offers', '/dashboard/listing/:id/offer', '/dashboard/tradeoffer/:id'],
-  admin: ['/admin/*'],
-};
-
-function RemoteOutlet() {
+function RemoteOutlet({ mount }: { mount: Mount }) {
   const { pathname } = useLocation();
-  const remote = (Object.keys(remotePaths) as RemoteName[]).find((name) => remotePaths[name].some((path) => matchPath(path, pathname)));
+  const session = useSession();
+  const areas = useAreas();
+  const found = areas.data && pageAt(areas.data.areas, mount, pathname);
+  useEffect(() => {
+    if (found) document.title = `${found.page.title} | Ruilplein`;
+  }, [found]);
+
+  if (areas.isPending) return <Spinner />;
+  const retry = () => void areas.refetch();
+  if (areas.isError || (!found && areas.data.unreachable.length > 0)) return <AreaFailure title="Even niet beschikbaar" message={areaFailed} onRetry={retry} />;
+  if (!found) return <NotFound />;
+  if (!canSee(found.page.audience, session)) return <NoAccess audience={found.page.audience} />;
   // Keyed by remote: moving to another remote's page starts its area afresh (loading, error, retries).
-  return remote ? <RemoteArea key={remote} remote={remote} /> : <NotFound />;
+  return <RemoteArea key={found.area.name} area={found.area} title={found.page.title} />;
+}
+
+function NoAccess({ audience }: { audience?: Audience }) {
+  return audience === 'premium' ? (
+    <Page title="Alleen voor Premium-leden">
+      <p>
+        Deze pagina is er voor Premium-leden. <Link to="/dashboard/upgrade">Word Premium</Link>
+      </p>
+    </Page>
+  ) : (
+    <Page title="Geen toegang">
+      <p>
+        Dit deel is alleen voor beheerders. <Link to="/dashboard">Naar je dashboard</Link>
+      </p>
+    </Page>
+  );
+}
+
+/** A member area waits for the stored session to be checked (spec 1 §2); the public pages do not. */
+function SessionChecked({ children }: { children: ReactNode }) {
+  if (useSession().loading) return <Spinner label="Sessie controleren…" />;
+  return children;
 }
 
 /** The admin area is for Beheerders and Moderators; its API refuses everyone else anyway. */
 function AdminGate() {
   const { isAuthenticated, isAdmin } = useSession();
   if (!isAuthenticated) return <Navigate to="/login" replace />;
-  if (!isAdmin)
-    return (
-      <Page title="Geen toegang">
-        <p>
-          Dit deel is alleen voor beheerders. <Link to="/dashboard">Naar je dashboard</Link>
-        </p>
-      </Page>
-    );
-  return <RemoteOutlet />;
+  if (!isAdmin) return <NoAccess audience="admin" />;
+  return <RemoteOutlet mount="admin" />;
 }
 
 export function App() {
-  // A stored session is checked before any page shows (spec 1 §2).
-  if (useSession().loading) return <Spinner label="Sessie controleren…" />;
   return (
     <>
       {/* Outside <Routes>: every route change starts at the top (spec 1 §2). */}
@@ -65,12 +75,29 @@ export function App() {
           <Route path="*" element={<NotFound />} />
         </Route>
         {accountScreenRoutes}
-        <Route path="/dashboard" element={<DashboardLayout />}>
+        <Route
+          path="/dashboard"
+          element={
+            <SessionChecked>
+              <DashboardLayout />
+            </SessionChecked>
+          }
+        >
           <Route index element={<DashboardHome />} />
           <Route path="profile" element={<Profile />} />
-          <Route path="*" element={<RemoteOutlet />} />
+          <Route path="*" element={<RemoteOutlet mount="dashboard" />} />
         </Route>
-        <Route path="/admin/*" element={<AdminGate />} />
+        <Route
+          path="/admin/*"
+          element={
+            // The admin remote brings its own layout (sidebar, header) inside the page's one main region.
+            <main id="inhoud">
+              <SessionChecked>
+                <AdminGate />
+              </SessionChecked>
+            </main>
+          }
+        />
       </Routes>
     </>
   );

@@ -1,7 +1,9 @@
 import { Component, Suspense, use, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { ErrorMessage, Spinner } from '@ruilplein/ui';
-import { loadRoutes, reloadRoutes, retryIfFailed, type RemoteName } from './remotes.ts';
+import { ErrorMessage, Page, Spinner } from '@ruilplein/ui';
+import type { KnownArea } from './areas.ts';
+import { loadRoutes, reloadRoutes, retryIfFailed } from './remotes.ts';
+import * as styles from './RemoteArea.module.css';
 
 interface BoundaryProps {
   fallback: ReactNode;
@@ -27,33 +29,65 @@ class ErrorBoundary extends Component<BoundaryProps, { failed: boolean; resetKey
   }
 }
 
-function RemoteRoutes({ remote }: { remote: RemoteName }) {
-  const Tree = use(loadRoutes(remote));
+function RemoteRoutes({ area }: { area: KnownArea }) {
+  const Tree = use(loadRoutes(area.name, area.entry));
   return <Tree />;
 }
 
-/** One remote's part of the page: a spinner while it loads, a Dutch error with retry when it fails. */
-export function RemoteArea({ remote }: { remote: RemoteName }) {
+export const areaFailed = 'Dit onderdeel kon niet worden geladen.';
+export const areaIncompatible = 'Dit onderdeel is gemaakt voor een andere versie van Ruilplein en kan nu niet worden geladen. Probeer het later opnieuw.';
+
+/**
+ * The area's frame. A failure keeps the page's heading (the declared title), so the page still
+ * says where the member is.
+ */
+function Frame({ children }: { children: ReactNode }) {
+  return (
+    <div className={styles.area} data-testid="remote-area">
+      {children}
+    </div>
+  );
+}
+
+/** A remote's page that cannot be shown: its title and the Dutch reason, with a retry when one can help. */
+export function AreaFailure({ title, message, onRetry }: { title: string; message: string; onRetry?: () => void }) {
+  return (
+    <Page title={title}>
+      <ErrorMessage data-testid="remote-error" message={message} onRetry={onRetry} />
+    </Page>
+  );
+}
+
+/**
+ * One remote's part of the page: a spinner while it loads, a Dutch error with retry when it fails.
+ * A remote built against other major versions of the shared singletons than the shell provides is
+ * not loaded at all: its code would break at run time in ways no boundary catches cleanly.
+ */
+export function RemoteArea({ area, title }: { area: KnownArea; title: string }) {
   const { pathname } = useLocation();
   const [attempt, setAttempt] = useState(() => {
-    retryIfFailed(remote); // before the first render, so an earlier failure does not flash up
+    if (area.mismatches.length === 0) retryIfFailed(area.name, area.entry); // before the first render, so an earlier failure does not flash up
     return 0;
   });
+  if (area.mismatches.length > 0) {
+    console.warn(`Onderdeel ${area.name} past niet bij de shell:`, area.mismatches.join('; '));
+    return (
+      <Frame>
+        <AreaFailure title={title} message={areaIncompatible} />
+      </Frame>
+    );
+  }
   const retry = () => {
-    reloadRoutes(remote);
+    reloadRoutes(area.name, area.entry);
     setAttempt((n) => n + 1);
   };
   return (
-    <div className="remote-area" data-testid="remote-area">
-      <ErrorBoundary
-        key={attempt}
-        resetKey={pathname}
-        fallback={<ErrorMessage data-testid="remote-error" message="Dit onderdeel kon niet worden geladen." onRetry={retry} />}
-      >
+    <Frame>
+      <ErrorBoundary key={attempt} resetKey={pathname} fallback={<AreaFailure title={title} message={areaFailed} onRetry={retry} />}>
         <Suspense fallback={<Spinner />}>
-          <RemoteRoutes remote={remote} />
+          <RemoteRoutes area={area} />
         </Suspense>
       </ErrorBoundary>
-    </div>
+    </Frame>
   );
 }

@@ -1,18 +1,23 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { SessionProvider } from '@ruilplein/ui';
+import { createQueryClient } from '@ruilplein/ui';
 import { App } from './App.tsx';
-import { startRemotes } from './remotes.ts';
-import './shell.css';
+import { PageMeta } from './PageMeta.tsx';
+import { Providers } from './providers.tsx';
 
-startRemotes();
-createRoot(document.getElementById('root')!).render(
+// The same tree as src/prerender.tsx renders at build time: a prerendered page (its HTML already
+// in #root) is hydrated, any other page (app.html, an empty #root) rendered here.
+const root = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <BrowserRouter>
-      <SessionProvider>
+      <Providers client={createQueryClient()}>
+        <PageMeta />
         <App />
-      </SessionProvider>
+      </Providers>
     </BrowserRouter>
-  </StrictMode>,
+  </StrictMode>
 );
+if (root.firstElementChild) hydrateRoot(root, app);
+else createRoot(root).render(app);

@@ -2,31 +2,33 @@ import type { ModuleFederation } from '@module-federation/enhanced/runtime';
 import React, { type ComponentType } from 'react';
 import ReactDOM from 'react-dom';
 import * as router from 'react-router-dom';
+import * as query from '@tanstack/react-query';
 import * as ui from '@ruilplein/ui';
 import type * as AdminRoutes from 'admin/routes';
 import type * as ListingsRoutes from 'listings/routes';
 import type * as TradesRoutes from 'trades/routes';
 
-export type RemoteName = 'listings' | 'trades' | 'admin';
-
 /** The versions of the shared singletons, from their package.json files (packages/frontend-build). */
-declare const SHARED_VERSIONS: Record<'react' | 'react-dom' | 'react-router-dom' | '@ruilplein/ui', string>;
+declare const SHARED_VERSIONS: Record<'react' | 'react-dom' | 'react-router-dom' | '@ruilplein/ui' | '@tanstack/react-query', string>;
 
-// Typed by each remote's real source (tsconfig.web.json maps 'listings/routes' to
-// mfe-listings/src/routes.tsx): a remote whose `./routes` the shell cannot mount breaks `npm run typecheck`.
-const exposed = {
-  listings: (mf: ModuleFederation) => mf.loadRemote<typeof ListingsRoutes>('listings/routes'),
-  trades: (mf: ModuleFederation) => mf.loadRemote<typeof TradesRoutes>('trades/routes'),
-  admin: (mf: ModuleFederation) => mf.loadRemote<typeof AdminRoutes>('admin/routes'),
-} satisfies Record<RemoteName, (mf: ModuleFederation) => Promise<{ default: ComponentType } | null>>;
+/** What the shell mounts of every remote: its `./routes`, a component without props. */
+export type RemoteModule = { default: ComponentType };
+
+// The remotes of this repository, typed by their real source (tsconfig.web.json maps
+// 'listings/routes' to mfe-listings/src/routes.tsx): one the shell cannot mount breaks `npm run typecheck`.
+export const checkedRemotes = {
+  listings: undefined as unknown as typeof ListingsRoutes,
+  trades: undefined as unknown as typeof TradesRoutes,
+  admin: undefined as unknown as typeof AdminRoutes,
+} satisfies Record<string, RemoteModule>;
 
 let runtime: Promise<ModuleFederation> | undefined;
 
 /**
  * The federation runtime, a chunk of its own downloaded with the first remote: the first visit of a
- * page without one does not pay for it. It offers the shell's own react, react-dom, router and
- * @ruilplein/ui as the singletons every remote uses, and is the runtime the remote entries are built
- * to use (`externalRuntime`). A failed download is forgotten.
+ * page without one does not pay for it. It offers the shell's own react, react-dom, router, query
+ * client library and @ruilplein/ui as the singletons every remote uses, and is the runtime the
+ * remote entries are built to use (`externalRuntime`). A failed download is forgotten.
  */
 function federation(): Promise<ModuleFederation> {
   runtime ??= (async () => {
@@ -53,6 +55,7 @@ function federation(): Promise<ModuleFederation> {
           'react-dom': singleton('react-dom', ReactDOM),
           'react-router-dom': singleton('react-router-dom', router),
           '@ruilplein/ui': singleton('@ruilplein/ui', ui),
+          '@tanstack/react-query': singleton('@tanstack/react-query', query),
         },
       });
     } catch (err) {
@@ -63,66 +66,38 @@ function federation(): Promise<ModuleFederation> {
   return runtime;
 }
 
-type Locations = Partial<Record<RemoteName, string>>;
-let locations: Promise<Locations> | undefined;
-
-/**
- * Where each remote's manifest lives comes from `/remotes.json`, served with the shell and replaced
- * per environment, so a remote is deployed without rebuilding the shell. A failed read is forgotten.
- */
-function remoteLocations(): Promise<Locations> {
-  locations ??= (async () => {
-    try {
-      const res = await fetch('/remotes.json', { cache: 'no-cache' });
-      if (!res.ok) throw new Error(`/remotes.json answered ${res.status}`);
-      return (await res.json()) as Locations;
-    } catch (err) {
-      locations = undefined;
-      throw err;
-    }
-  })();
-  return locations;
-}
-
-/** Reads the remotes' locations at start; nothing of a remote is downloaded until one of its paths is visited. */
-export function startRemotes(): void {
-  remoteLocations().catch(() => {}); // each remote area reports the failure when it needs the locations
-}
-
-async function load(remote: RemoteName, fresh: boolean): Promise<ComponentType> {
-  const [found, mf] = await Promise.all([remoteLocations(), federation()]);
-  const entry = found[remote];
-  if (!entry) throw new Error(`/remotes.json names no location for ${remote}`);
+async function load(name: string, entry: string, fresh: boolean): Promise<ComponentType> {
+  const mf = await federation();
   // The runtime caches a remote's manifest and entry, failed ones included; registering it again with
   // `force` drops both, so a retry downloads them anew.
-  if (fresh || !mf.options.remotes.some((known) => known.name === remote)) mf.registerRemotes([{ name: remote, entry }], { force: fresh });
-  const module = await exposed[remote](mf);
-  if (!module) throw new Error(`${remote}/routes did not load`);
+  if (fresh || !mf.options.remotes.some((known) => known.name === name)) mf.registerRemotes([{ name, entry }], { force: fresh });
+  const module = await mf.loadRemote<RemoteModule>(`${name}/routes`);
+  if (!module) throw new Error(`${name}/routes did not load`);
   return module.default;
 }
 
-const loaded = new Map<RemoteName, { routes: Promise<ComponentType>; failed: boolean }>();
+const loaded = new Map<string, { routes: Promise<ComponentType>; failed: boolean }>();
 
-function start(remote: RemoteName, fresh: boolean): Promise<ComponentType> {
-  const attempt = { routes: load(remote, fresh), failed: false };
+function start(name: string, entry: string, fresh: boolean): Promise<ComponentType> {
+  const attempt = { routes: load(name, entry, fresh), failed: false };
   attempt.routes.catch(() => {
     attempt.failed = true;
   });
-  loaded.set(remote, attempt);
+  loaded.set(name, attempt);
   return attempt.routes;
 }
 
 /** The remote's route tree: the same promise until it is loaded again (React's `use` needs a stable one). */
-export function loadRoutes(remote: RemoteName): Promise<ComponentType> {
-  return loaded.get(remote)?.routes ?? start(remote, false);
+export function loadRoutes(name: string, entry: string): Promise<ComponentType> {
+  return loaded.get(name)?.routes ?? start(name, entry, false);
 }
 
 /** Downloads the remote again: the retry button. */
-export function reloadRoutes(remote: RemoteName): void {
-  start(remote, true);
+export function reloadRoutes(name: string, entry: string): void {
+  start(name, entry, true);
 }
 
 /** Entering a remote's area anew tries again if it failed before; on the same page only the button does. */
-export function retryIfFailed(remote: RemoteName): void {
-  if (loaded.get(remote)?.failed) start(remote, true);
+export function retryIfFailed(name: string, entry: string): void {
+  if (loaded.get(name)?.failed) start(name, entry, true);
 }

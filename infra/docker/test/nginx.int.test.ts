@@ -49,7 +49,10 @@ let remote = '';
 beforeAll(async () => {
   if (!nginxBinary()) throw new Error('nginx is missing: run `npm run bootstrap`');
   shell = await serve(await readFile(join(recipes, 'nginx.shell.conf'), 'utf8'), {
-    'index.html': '<!doctype html><title>Ruilplein</title>',
+    // Prerendered pages (`/`, `/over-ons`) and the app page of every other client-side route.
+    'index.html': '<!doctype html><title>Ruilplein: ruil spullen</title>',
+    'over-ons/index.html': '<!doctype html><title>Over ons | Ruilplein</title>',
+    'app.html': '<!doctype html><title>Ruilplein</title>',
     'main.ba5433e9.js': bigScript,
     'remotes.json': '{"listings":"/mfe/listings/mf-manifest.json"}',
   });
@@ -66,11 +69,19 @@ afterAll(() => {
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
 
 describe('shell image', () => {
-  it('serves index.html for / and every client-side route, revalidated', async () => {
-    for (const path of ['/', '/dashboard/search', '/admin/users/12']) {
+  it('serves prerendered pages and app.html at every other client-side route, revalidated', async () => {
+    const pages: Array<[string, string]> = [
+      ['/', 'Ruilplein: ruil spullen'],
+      ['/index.html', 'Ruilplein: ruil spullen'],
+      ['/over-ons', 'Over ons | Ruilplein'],
+      ['/over-ons/', 'Over ons | Ruilplein'],
+      ['/dashboard/search', 'Ruilplein'],
+      ['/admin/users/12', 'Ruilplein'],
+    ];
+    for (const [path, title] of pages) {
       const res = await get(shell + path);
       expect(res.status, path).toBe(200);
-      expect(await res.text()).toContain('<title>Ruilplein</title>');
+      expect(await res.text(), path).toContain(`<title>${title}</title>`);
       expect(res.headers.get('cache-control'), path).toBe('no-cache');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     }

@@ -9,7 +9,7 @@ import { createProxyServer } from 'http-proxy-3';
 
 export interface EdgeOptions {
   gatewayUrl: string;
-  /** The shell's build (`shell/dist`): served at `/`; paths without a file extension get its index.html. */
+  /** The shell's build (`shell/dist`): served at `/`; a path without a file extension gets `<path>/index.html` (a prerendered page), else its app.html. */
   shellDir: string;
   /** Each remote's build by name (`{ listings: '…/mfe-listings/dist' }`), served under `/mfe/<name>/`. */
   remotes?: Record<string, string>;
@@ -183,7 +183,7 @@ const notBuilt = (dir: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Ruilplein: frontend not built</title></head>
 <body>
 <h1>The frontend is not built</h1>
-<p>There is no <code>${dir.replace(/[<>&]/g, '')}/index.html</code>. Run <code>npm run build -w @ruilplein/shell</code>
+<p>There is no <code>${dir.replace(/[<>&]/g, '')}/app.html</code>. Run <code>npm run build -w @ruilplein/shell</code>
 (and <code>-w @ruilplein/mfe-listings</code>, <code>mfe-trades</code>, <code>mfe-admin</code>), or restart <code>npm start</code>, which builds what is missing.</p>
 <p>The API answers meanwhile, for example <a href="/api/category">/api/category</a>.</p>
 </body></html>`;
@@ -226,10 +226,14 @@ class FileCache {
     if (path.includes('\0') || (file !== root && !file.startsWith(root + sep))) return void text(res, 404, 'Niet gevonden');
     let info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) {
-      // A missing asset is a 404; in the shell anything else is a client-side route.
+      // A missing asset is a 404; in the shell anything else is a page: prerendered
+      // (`/over-ons` → over-ons/index.html, `/` → index.html) or a client-side route (app.html).
       if (!spa || extname(path)) return void text(res, 404, 'Niet gevonden');
-      file = join(root, 'index.html');
-      info = await stat(file).catch(() => undefined);
+      for (const candidate of [join(file, 'index.html'), join(root, 'app.html')]) {
+        file = candidate;
+        info = await stat(file).catch(() => undefined);
+        if (info?.isFile()) break;
+      }
       if (!info?.isFile()) return void res.writeHead(503, { ...FRONTEND_SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(notBuilt(dir));
     }
 

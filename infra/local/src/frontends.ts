@@ -21,7 +21,8 @@ const frontend = (workspace: string, remote?: string): Frontend => ({
   package: `@ruilplein/${workspace}`,
   ...(remote ? { remote } : {}),
   dist: join(repoRoot, workspace, 'dist'),
-  marker: join(repoRoot, workspace, 'dist', remote ? 'mf-manifest.json' : 'index.html'),
+  // The shell's app.html is written last, after its prerendered pages (packages/frontend-build/src/prerender.ts).
+  marker: join(repoRoot, workspace, 'dist', remote ? 'mf-manifest.json' : 'app.html'),
 });
 
 export const frontends: readonly Frontend[] = [frontend('shell'), frontend('mfe-listings', 'listings'), frontend('mfe-trades', 'trades'), frontend('mfe-admin', 'admin')];

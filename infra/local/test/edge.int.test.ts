@@ -16,7 +16,10 @@ const remoteDir = join(fixture, 'listings');
 const rebuiltDir = join(fixture, 'listings-rebuilt');
 const bigScript = `console.log(${JSON.stringify('Ruilplein '.repeat(500))});\n`;
 const files: Record<string, string> = {
-  'shell/index.html': '<!doctype html><html lang="nl"><title>Ruilplein</title><script src="/static/js/main.0123abcd.js"></script></html>',
+  // Prerendered pages (`/`, `/over-ons`) and the app page of every other client-side route.
+  'shell/index.html': '<!doctype html><html lang="nl"><title>Ruilplein: ruil spullen</title><script src="/static/js/main.0123abcd.js"></script></html>',
+  'shell/over-ons/index.html': '<!doctype html><html lang="nl"><title>Over ons | Ruilplein</title><script src="/static/js/main.0123abcd.js"></script></html>',
+  'shell/app.html': '<!doctype html><html lang="nl"><title>Ruilplein</title><script src="/static/js/main.0123abcd.js"></script></html>',
   'shell/remotes.json': '{"listings":"/mfe/listings/mf-manifest.json"}',
   'shell/static/js/main.0123abcd.js': bigScript,
   'shell/static/css/main.89abcdef01234567.css': 'body{margin:0}',
@@ -32,6 +35,7 @@ for (const [path, body] of Object.entries(files)) {
   writeFileSync(join(fixture, path), body);
 }
 const indexHtml = files['shell/index.html'];
+const appHtml = files['shell/app.html'];
 const unavailable = { message: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.' };
 
 async function listen(server: Server, host = '127.0.0.1'): Promise<string> {
@@ -207,7 +211,7 @@ describe('the local edge', () => {
     for (const path of ['/API/category', '/Api/category', '/apix', '/chathubs', '/uploadsx/a']) {
       const res = await fetch(base + path);
       expect(res.status, path).toBe(200);
-      expect(await res.text(), path).toBe(indexHtml);
+      expect(await res.text(), path).toBe(appHtml);
     }
     expect(seen).toEqual([]);
   });
@@ -227,13 +231,22 @@ describe('the local edge', () => {
     expect(await closeCode(ws)).toBe(1006);
   });
 
-  it('serves the shell at / and at client-side routes, 404 for missing files, only GET and HEAD', async () => {
-    for (const path of ['/', '/dashboard/search', '/dashboard/listing/42', '/index.html', '/mfeX/a']) {
+  it('serves prerendered pages, app.html at other client-side routes, 404 for missing files, only GET and HEAD', async () => {
+    const pages: Array<[string, string | undefined]> = [
+      ['/', indexHtml],
+      ['/index.html', indexHtml],
+      ['/over-ons', files['shell/over-ons/index.html']],
+      ['/over-ons/', files['shell/over-ons/index.html']],
+      ['/dashboard/search', appHtml],
+      ['/dashboard/listing/42', appHtml],
+      ['/mfeX/a', appHtml],
+    ];
+    for (const [path, html] of pages) {
       const res = await fetch(base + path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
       expect(res.headers.get('cache-control'), path).toBe('no-cache');
-      expect(await res.text(), path).toBe(indexHtml);
+      expect(await res.text(), path).toBe(html);
     }
     for (const path of ['/static/js/missing.js', '/missing.json', '/mfe', '/mfe/', '/mfe/listings', '/mfe/listings/', '/mfe/listings/nope.js', '/mfe/listings/search', '/mfe/nope/mf-manifest.json']) {
       expect((await fetch(base + path)).status, path).toBe(404);

@@ -1,46 +1,30 @@
-import { useEffect, useState } from 'react';
-import { categoryApi, type Category } from '@ruilplein/contracts/browser';
-import { ApiError, EmptyState, ErrorMessage, Page, request, Spinner } from '@ruilplein/ui';
+import { categoryApi } from '@ruilplein/contracts/browser';
+import { EmptyState, Loaded, Page, useApi } from '@ruilplein/ui';
 import { CategoryIcon } from './CategoryIcon.tsx';
-import './categories.css';
-
-type State = { status: 'loading' } | { status: 'loaded'; categories: Category[] } | { status: 'failed'; message: string };
+import * as styles from './CategoriesPage.module.css';
 
 export function CategoriesPage() {
-  const [state, setState] = useState<State>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const abort = new AbortController();
-    setState({ status: 'loading' });
-    request(categoryApi.list, { signal: abort.signal }).then(
-      (categories) => setState({ status: 'loaded', categories }),
-      (err: unknown) => {
-        if (abort.signal.aborted) return;
-        setState({ status: 'failed', message: err instanceof ApiError ? err.message : 'Er ging iets mis. Probeer het later opnieuw.' });
-      },
-    );
-    return () => abort.abort();
-  }, [attempt]);
-
+  // Rarely changes: kept for the visit once read.
+  const categories = useApi(categoryApi.list, {}, { staleTime: 10 * 60_000 });
   return (
     <Page title="Categorieën">
-      {state.status === 'loading' && <Spinner label="Categorieën laden…" />}
-      {state.status === 'failed' && <ErrorMessage message={state.message} onRetry={() => setAttempt((n) => n + 1)} />}
-      {state.status === 'loaded' &&
-        (state.categories.length === 0 ? (
-          <EmptyState>Er zijn nog geen categorieën.</EmptyState>
-        ) : (
-          <ul className="categories">
-            {state.categories.map((category) => (
-              <li key={category.id} data-testid="category">
-                <CategoryIcon name={category.icon} />
-                <span className="name">{category.name}</span>
-                {category.isPremium && <span className="premium">Premium</span>}
-              </li>
-            ))}
-          </ul>
-        ))}
+      <Loaded query={categories} label="Categorieën laden…">
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState>Er zijn nog geen categorieën.</EmptyState>
+          ) : (
+            <ul className={styles.list}>
+              {list.map((category) => (
+                <li key={category.id} className={styles.item} data-testid="category">
+                  <CategoryIcon name={category.icon} />
+                  <span className={styles.name}>{category.name}</span>
+                  {category.isPremium && <span className={styles.premium}>Premium</span>}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
     </Page>
   );
 }

@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack, type Compiler, type Configuration, type RuleSetRule } from '@rspack/core';
+import { areaProblems, type AreaDeclaration, type IconNode, type PublishedArea } from '@ruilplein/ui/area';
 
 export interface FrontendOptions {
   /** Federation container name; a remote is served under `/mfe/<name>/`. */
@@ -22,14 +24,47 @@ export interface RspackEnv {
 const require = createRequire(import.meta.url);
 const routerVersion = (require('react-router/package.json') as { version: string }).version;
 
-/** One copy each at run time, provided by the shell: a second React, router or session would split the page. */
-const shared = {
-  react: { singleton: true },
-  'react-dom': { singleton: true },
-  // Its shared copy is the subset of react-router in packages/ui/src/router.ts (see there why).
-  'react-router-dom': { singleton: true, import: '@ruilplein/ui/router', version: routerVersion, requiredVersion: `^${routerVersion}` },
-  '@ruilplein/ui': { singleton: true },
-};
+/**
+ * One copy each at run time, provided by the shell: a second React, router, query cache or session
+ * would split the page. A remote requires the range its own package.json names (`strictVersion`):
+ * one built against another major of any of them is refused before its code runs (the shell
+ * compares `area.json`'s `requires` with what it provides, shell/src/areas.ts).
+ */
+export const SHARED_SINGLETONS = ['react', 'react-dom', 'react-router-dom', '@ruilplein/ui', '@tanstack/react-query'] as const;
+export type SharedName = (typeof SHARED_SINGLETONS)[number];
+
+interface PackageJson {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+}
+
+const readPackage = (root: string) => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
+
+/** The range `root`'s package.json requires of each shared singleton. */
+export function requiredRanges(root: string): Record<SharedName, string> {
+  const deps = readPackage(root).dependencies ?? {};
+  return Object.fromEntries(
+    SHARED_SINGLETONS.map((name) => {
+      const range = deps[name];
+      if (!range || range === '*') throw new Error(`${root}/package.json must name a version range for the shared ${name} (like ^1.0.0)`);
+      return [name, range];
+    }),
+  ) as Record<SharedName, string>;
+}
+
+function sharedConfig(root: string) {
+  const ranges = requiredRanges(root);
+  const one = (name: SharedName) => ({ singleton: true, strictVersion: true, requiredVersion: ranges[name], version: sharedVersion(name) });
+  return {
+    react: one('react'),
+    'react-dom': one('react-dom'),
+    // Its shared copy is the subset of react-router in packages/ui/src/router.ts (see there why).
+    'react-router-dom': { ...one('react-router-dom'), import: '@ruilplein/ui/router' },
+    '@ruilplein/ui': one('@ruilplein/ui'),
+    '@tanstack/react-query': one('@tanstack/react-query'),
+  };
+}
 
 /**
  * Rspack's federation plugin resolves the bundler runtime with `require.resolve`, so the whole
@@ -81,7 +116,30 @@ export function baseConfig(root: string, dev: boolean): Configuration {
     target: ['web', 'es2022'],
     devtool: dev ? 'cheap-module-source-map' : false,
     resolve: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
-    module: { rules: [swc(false), swc(true), { test: /\.css$/, type: 'css/auto' }] },
+    module: {
+      rules: [
+        swc(false),
+        swc(true),
+        // `Foo.module.css` beside `Foo.tsx` is a CSS module: its classes are local to it, so no two
+        // apps or components can collide. Plain `.css` stays global: @ruilplein/ui's tokens, leaflet.
+        { test: /\.module\.css$/, type: 'css/module' },
+        { test: /\.css$/, exclude: /\.module\.css$/, type: 'css' },
+      ],
+      // `import * as styles from './Foo.module.css'` then `styles.sidebarToggle` for `.sidebar-toggle`;
+      // named exports let unused classes drop out of the JavaScript. Custom properties stay global:
+      // they are @ruilplein/ui's tokens (a module may set one for its part, like the footer's focus
+      // colour) and the values components pass in `style` (`--tone`).
+      parser: { 'css/module': { namedExports: true, dashedIdents: false } },
+      generator: {
+        'css/module': {
+          exportsConvention: 'camel-case-only',
+          // The hash covers output.uniqueName (the app), the file and the class, so the shell and
+          // the remotes never share a name; in development the name says where a class comes from.
+          localIdentName: dev ? '[uniqueName]-[name]__[local]' : '[hash]',
+          localIdentHashDigestLength: 6,
+        },
+      },
+    },
     output: { path: join(root, 'dist'), filename: name('js'), chunkFilename: name('js'), cssFilename: name('css'), cssChunkFilename: name('css'), clean: true },
   };
 }
@@ -142,6 +200,7 @@ export function createConfig(app: FrontendOptions, env: RspackEnv = {}): Configu
 function remotePlugins(app: FrontendOptions, dev: boolean) {
   return [
     new FederationRuntimeAsEsm(),
+    new PublishArea(app),
     new ModuleFederationPlugin({
       name: app.name,
       filename: dev ? 'remoteEntry.js' : 'remoteEntry.[contenthash:8].js',
@@ -151,7 +210,7 @@ function remotePlugins(app: FrontendOptions, dev: boolean) {
       dts: false,
       // Remotes are registered at run time and loaded when visited; never fetch them early to compare versions.
       shareStrategy: 'loaded-first',
-      shared,
+      shared: sharedConfig(app.root),
       experiments: { optimization: { target: 'web' }, externalRuntime: !dev },
     }),
   ];
@@ -163,18 +222,71 @@ function remotePlugins(app: FrontendOptions, dev: boolean) {
  * remote (shell/src/remotes.ts). That runtime offers the shell's copies as the shared singletons
  * (`SHARED_VERSIONS` are their versions) and serves the remotes as their external runtime.
  */
-function hostPlugins() {
+export function hostPlugins() {
   return [
     new rspack.DefinePlugin({
-      SHARED_VERSIONS: JSON.stringify(Object.fromEntries(Object.keys(shared).map((name) => [name, sharedVersion(name)]))),
+      SHARED_VERSIONS: JSON.stringify(Object.fromEntries(SHARED_SINGLETONS.map((name) => [name, sharedVersion(name)]))),
       // What experiments.optimization.target does for a federated build: no Node loaders.
       ENV_TARGET: JSON.stringify('web'),
     }),
   ];
 }
 
-function sharedVersion(name: string): string {
+function sharedVersion(name: SharedName): string {
   if (name === 'react-router-dom') return routerVersion;
-  const manifest = name === '@ruilplein/ui' ? join(import.meta.dirname, '../../ui/package.json') : `${name}/package.json`;
-  return (require(manifest) as { version: string }).version;
+  if (name === '@ruilplein/ui') return readPackage(join(import.meta.dirname, '../../ui')).version;
+  return (require(`${name}/package.json`) as { version: string }).version;
+}
+
+/**
+ * Publishes the remote's `src/area.ts` (its pages and menu entries, plain data) as `area.json` next
+ * to its manifest, with each menu icon's drawing and the shared ranges it requires: the shell
+ * builds its router and sidebar from these files without loading the remote's code. A declaration
+ * with problems fails the build.
+ */
+class PublishArea {
+  private readonly app: FrontendOptions;
+  constructor(app: FrontendOptions) {
+    this.app = app;
+  }
+
+  apply(compiler: Compiler) {
+    const file = join(this.app.root, 'src', 'area.ts');
+    compiler.hooks.thisCompilation.tap('PublishArea', (compilation) => {
+      compilation.fileDependencies.add(file);
+      compilation.hooks.processAssets.tapPromise({ name: 'PublishArea', stage: rspack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, async () => {
+        // A query string per build: `rspack serve` reads the edited file again.
+        const module = (await import(`${pathToFileURL(file).href}?build=${Date.now()}`)) as { default: AreaDeclaration };
+        const area = module.default;
+        const problems = areaProblems(area);
+        if (problems.length) throw new Error(`${file}:\n  ${problems.join('\n  ')}`);
+        const published: PublishedArea = {
+          name: this.app.name,
+          mount: area.mount,
+          pages: area.pages,
+          menu: await Promise.all(area.menu.map(async (entry) => ({ ...entry, iconNode: await iconDrawing(this.app.root, entry.icon) }))),
+          requires: requiredRanges(this.app.root),
+        };
+        compilation.emitAsset('area.json', new rspack.sources.RawSource(JSON.stringify(published)));
+      });
+    });
+  }
+}
+
+/** A lucide icon's elements by its name (`heart`), without React: the shell draws it as an <svg>. */
+async function iconDrawing(root: string, name: string): Promise<IconNode> {
+  let file: string;
+  try {
+    file = createRequire(join(root, 'package.json')).resolve(`lucide-react/icons/${name}`);
+  } catch {
+    throw new Error(`${root}/src/area.ts: there is no lucide icon named '${name}' (see https://lucide.dev/icons)`);
+  }
+  const { __iconData } = (await import(pathToFileURL(file).href)) as { __iconData?: { node: [string, Record<string, string>][] } };
+  if (!__iconData) {
+    // An old name (`history`) re-exports the icon under its new name (`rotate-ccw-clock`).
+    const renamed = /from '\.\/([a-z0-9-]+)\.mjs'/.exec(readFileSync(file, 'utf8'))?.[1];
+    if (!renamed || renamed === name) throw new Error(`lucide icon '${name}' has no drawing`);
+    return iconDrawing(root, renamed);
+  }
+  return __iconData.node.map(([tag, { key: _key, ...attrs }]) => [tag, attrs] as const);
 }

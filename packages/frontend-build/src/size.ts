@@ -8,7 +8,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { rspack, type Configuration, type MultiStats } from '@rspack/core';
 import { chromium, type Browser } from 'playwright-core';
-import { baseConfig, htmlPage } from './index.ts';
+import { baseConfig, hostPlugins, htmlPage } from './index.ts';
 
 const repo = resolve(import.meta.dirname, '../../..');
 const remotes = ['listings', 'trades', 'admin'];
@@ -41,7 +41,12 @@ function oneBundleConfig(): Configuration {
     ...base,
     entry: { main: './src/index' },
     output: { ...base.output, path: oneBundleDir, publicPath: '/' },
-    plugins: [htmlPage(), new rspack.NormalModuleReplacementPlugin(/shell[\\/]src[\\/]remotes\.ts$/, join(import.meta.dirname, '../web/bundled-remotes.ts'))],
+    plugins: [
+      htmlPage(),
+      new rspack.CopyRspackPlugin({ patterns: [{ from: join(shell, 'public') }] }),
+      ...hostPlugins(),
+      new rspack.NormalModuleReplacementPlugin(/shell[\\/]src[\\/]remotes\.ts$/, join(import.meta.dirname, '../web/bundled-remotes.ts')),
+    ],
   };
 }
 
@@ -71,7 +76,10 @@ function serve(shellDir: string, remoteDirs: Record<string, string>): Promise<Se
     let file = resolve(dir, `.${name ? `/${rest}` : path}`);
     if (!file.startsWith(dir + sep) || !(await stat(file).catch(() => null))?.isFile()) {
       if (extname(path)) return res.writeHead(404).end();
-      file = join(dir, 'index.html');
+      // As the edge: a prerendered page, else the app page (the one-bundle build has only index.html).
+      const isFile = async (candidate: string) => Boolean((await stat(candidate).catch(() => null))?.isFile());
+      const page = join(file, 'index.html');
+      file = file.startsWith(dir) && (await isFile(page)) ? page : (await isFile(join(dir, 'app.html'))) ? join(dir, 'app.html') : join(dir, 'index.html');
     }
     res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(await readFile(file));
   });
@@ -109,7 +117,8 @@ await build(await federatedConfigs());
 await build([oneBundleConfig()]);
 
 const federated = await serve(join(repo, 'shell/dist'), Object.fromEntries(remotes.map((name) => [name, join(repo, `mfe-${name}/dist`)])));
-const oneBundle = await serve(oneBundleDir, {});
+// The remotes' area.json files are read in both: the shell builds its sidebar and router from them.
+const oneBundle = await serve(oneBundleDir, Object.fromEntries(remotes.map((name) => [name, join(repo, `mfe-${name}/dist`)])));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 const verbose = process.argv.includes('--files');
 const budget = 170_000;

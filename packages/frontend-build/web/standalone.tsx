@@ -1,7 +1,8 @@
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
-import { SessionProvider } from '@ruilplein/ui';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createQueryClient, SessionProvider } from '@ruilplein/ui';
 
 /**
  * A remote's own development page (`npm run dev -w @ruilplein/mfe-…`): its `./routes` mounted at
@@ -11,12 +12,14 @@ export function mountStandalone(RemoteRoutes: ComponentType, base: '/dashboard' 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <BrowserRouter>
-        <SessionProvider>
-          <Routes>
-            <Route path={`${base}/*`} element={<RemoteRoutes />} />
-            <Route path="*" element={<Navigate to={start} replace />} />
-          </Routes>
-        </SessionProvider>
+        <QueryClientProvider client={createQueryClient()}>
+          <SessionProvider>
+            <Routes>
+              <Route path={`${base}/*`} element={<RemoteRoutes />} />
+              <Route path="*" element={<Navigate to={start} replace />} />
+            </Routes>
+          </SessionProvider>
+        </QueryClientProvider>
       </BrowserRouter>
     </StrictMode>,
   );

@@ -1,8 +1,13 @@
 // The run-time package the shell and every remote share (one copy: a Module Federation singleton).
-import './styles.css';
+import './tokens.css';
 
 export { ApiError } from './api.ts';
+export { buttonClass, type ButtonVariant } from './button.ts';
 export { request, type RequestOptions } from './client.ts';
 export { formatDate, formatDistance } from './format.ts';
+export { useHydrated } from './hydrated.ts';
 export { ComingSoon, EmptyState, ErrorMessage, Page, Spinner } from './layout.tsx';
 export { SessionProvider, useSession, type Session, type SessionUser } from './session.tsx';
+export { apiKey, apiPages, apiQuery, createQueryClient, failureMessage, useApi, useApiPages, worthRetrying, type Paging } from './query.ts';
+export { Loaded, LoadMore } from './loaded.tsx';
+export { AreaRoutes } from './area-routes.tsx';

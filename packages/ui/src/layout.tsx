@@ -1,9 +1,11 @@
 import type { HTMLAttributes, ReactNode } from 'react';
+import { buttonClass } from './button.ts';
+import * as styles from './layout.module.css';
 
 /** A page in the dashboard or admin area: its heading and its content. */
 export function Page({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className="rp-page">
+    <section className={styles.page}>
       <h1>{title}</h1>
       {children}
     </section>
@@ -21,8 +23,8 @@ export function ComingSoon({ title }: { title: string }) {
 
 export function Spinner({ label = 'Laden…' }: { label?: string }) {
   return (
-    <div className="rp-spinner" role="status">
-      <span className="rp-spinner-wheel" aria-hidden="true" />
+    <div className={styles.spinner} role="status">
+      <span className={styles.wheel} aria-hidden="true" />
       {label}
     </div>
   );
@@ -31,10 +33,10 @@ export function Spinner({ label = 'Laden…' }: { label?: string }) {
 /** A failure in Dutch, with a retry button when there is something to retry. */
 export function ErrorMessage({ message, onRetry, ...rest }: { message: string; onRetry?: () => void } & HTMLAttributes<HTMLDivElement>) {
   return (
-    <div className="rp-error" role="alert" {...rest}>
+    <div role="alert" {...rest} className={rest.className ? `${styles.error} ${rest.className}` : styles.error}>
       <p>{message}</p>
       {onRetry && (
-        <button type="button" onClick={onRetry}>
+        <button type="button" className={buttonClass()} onClick={onRetry}>
           Opnieuw proberen
         </button>
       )}
@@ -43,5 +45,5 @@ export function ErrorMessage({ message, onRetry, ...rest }: { message: string; o
 }
 
 export function EmptyState({ children }: { children: ReactNode }) {
-  return <p className="rp-empty">{children}</p>;
+  return <p className={styles.empty}>{children}</p>;
 }

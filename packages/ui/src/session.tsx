@@ -1,7 +1,9 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ADMIN_ROLES, authApi, type Role } from '@ruilplein/contracts/browser';
 import { request, verifyStoredSession } from './client.ts';
-import { fetchAmountOfTrades } from './offers.ts';
+import { useHydrated } from './hydrated.ts';
+import { amountOfTradesQuery } from './offers.ts';
 import { onSessionToken, sessionToken, setSessionToken } from './token.ts';
 
 /** The copy of the member the browser keeps (spec 1 §3, "User (session copy)"). */
@@ -20,7 +22,7 @@ export interface Session {
   token: string | null;
   /** True while a stored token is being verified at start. */
   loading: boolean;
-  /** Trade offers made today. */
+  /** Trade offers made today (0 until known: it is fetched after the session, never holding it up). */
   amountOfTrades: number;
   isAuthenticated: boolean;
   isActivated: boolean;
@@ -28,9 +30,10 @@ export interface Session {
   isAdmin: boolean;
   /** Admins, role Premium, or a subscription that has not ended (spec 1 §6). */
   isPremium: boolean;
-  /** After a successful login: keeps token and user and fetches today's offer count. */
+  /** After a successful login: keeps token and user; today's offer count follows by itself. */
   signIn(token: string, user: SessionUser): void;
   setUser(user: SessionUser): void;
+  /** After making an offer: the count as the server now has it (or one more, until it is asked again). */
   setAmountOfTrades(count: number): void;
   /** Forgets token and user in this browser only. */
   signOut(): void;
@@ -46,22 +49,48 @@ export function sessionUserOf(user: SessionUser): SessionUser {
   return { id, role, firstName, profilePicture, activated, subscriptionEndsAt };
 }
 
-function stored<T>(key: string, parse: (raw: string) => T): T | null {
+function readStoredUser(): SessionUser | null {
   try {
-    const raw = localStorage.getItem(key);
-    return raw === null ? null : parse(raw);
+    const raw = localStorage.getItem(userKey);
+    return raw === null ? null : (JSON.parse(raw) as SessionUser);
   } catch {
     return null; // unreadable storage (blocked, or a corrupt entry) means no session
   }
 }
 
-function store(key: string, value: string | null) {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    // The session still works for this page; it is just not remembered.
+// The stored user, kept like the token (token.ts): one copy per page that React reads with
+// useSyncExternalStore, so hydrating a prerendered page first renders the server's guest.
+let storedUser: SessionUser | null | undefined; // undefined: storage not read yet
+const userListeners = new Set<() => void>();
+
+function currentUser(): SessionUser | null {
+  if (storedUser === undefined) storedUser = readStoredUser();
+  return storedUser;
+}
+
+function onUser(listener: () => void): () => void {
+  userListeners.add(listener);
+  return () => userListeners.delete(listener);
+}
+
+function setStoredUser(next: SessionUser | null, remember = true) {
+  storedUser = next;
+  if (remember) {
+    try {
+      if (next === null) localStorage.removeItem(userKey);
+      else localStorage.setItem(userKey, JSON.stringify(next));
+    } catch {
+      // The session still works for this page; it is just not remembered.
+    }
   }
+  for (const listener of userListeners) listener();
+}
+
+// Another tab signed in or out: token.ts follows the token, this the user that goes with it.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === userKey || event.key === null) setStoredUser(event.key === null ? null : readStoredUser(), false);
+  });
 }
 
 const roles = (user: SessionUser | null): Role[] => (user ? (Array.isArray(user.role) ? user.role : [user.role]) : []);
@@ -71,66 +100,70 @@ const SessionContext = createContext<Session | null>(null);
 /**
  * Keeps user and token in localStorage (spec 1 §4; the token through token.ts, which the API client
  * renews). A stored token is checked at start with GET /api/auth/verify, after renewing it when it
- * has expired, then today's offer count is fetched; a failed check signs out. `loading` stays true
- * until both are done. A session the client could not renew ends here too.
+ * has expired; a failed check signs out. `loading` is true only until that check is done: today's
+ * offer count is a query of its own, asked for the session's member once the session is known
+ * (the trade service being slow or down never holds up the start). A session the client could not
+ * renew ends here too. Needs the shell's QueryClientProvider above it: signing out empties the
+ * cache, so the next member never sees the last one's data.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [user, setUser] = useState(() => stored<SessionUser>(userKey, JSON.parse));
+  const queries = useQueryClient();
+  // The server renders a guest: a prerendered page is hydrated as one, the stored session follows.
+  const hydrated = useHydrated();
+  const user = useSyncExternalStore(onUser, currentUser, () => null);
   const token = useSyncExternalStore(onSessionToken, sessionToken, () => null);
-  const [amountOfTrades, setAmountOfTrades] = useState(0);
-  const [loading, setLoading] = useState(() => Boolean(token));
-
-  useEffect(() => store(userKey, user && JSON.stringify(user)), [user]);
+  const [checked, setChecked] = useState(false);
+  const loading = hydrated && !checked && Boolean(token);
+  const signedIn = Boolean(user && token) && !loading;
+  const trades = useQuery({ ...amountOfTradesQuery(user?.id ?? ''), enabled: signedIn && Boolean(user?.id) });
+  const amountOfTrades = signedIn ? (trades.data ?? 0) : 0;
+  const setAmountOfTrades = useCallback(
+    (count: number) => {
+      if (user?.id) queries.setQueryData(amountOfTradesQuery(user.id).queryKey, count);
+    },
+    [queries, user?.id],
+  );
 
   const signOut = useCallback(() => {
-    setUser(null);
+    setStoredUser(null);
     setSessionToken(null);
-    setAmountOfTrades(0);
-  }, []);
+    queries.clear();
+  }, [queries]);
 
-  // Another tab signed in or out: token.ts follows the token, this the user that goes with it.
+  // The token went: refused renewal, or signed out in another tab. Only a token that was there
+  // empties the cache: a guest's own queries (an activation link being checked) must stay.
+  const hadToken = useRef(false);
   useEffect(() => {
-    const follow = (event: StorageEvent) => {
-      if (event.key === userKey || event.key === null) setUser(event.key === null ? null : stored<SessionUser>(userKey, JSON.parse));
-    };
-    window.addEventListener('storage', follow);
-    return () => window.removeEventListener('storage', follow);
-  }, []);
-
-  // The token went: refused renewal, or signed out in another tab.
-  useEffect(() => {
-    if (!token && !loading) {
-      setUser(null);
-      setAmountOfTrades(0);
+    if (token) {
+      hadToken.current = true;
+      return;
     }
-  }, [token, loading]);
+    if (!hydrated || loading) return;
+    if (currentUser()) setStoredUser(null);
+    if (hadToken.current) {
+      hadToken.current = false;
+      queries.clear();
+    }
+  }, [hydrated, token, loading, queries]);
 
-  // Once, at start: tokens set later by signIn come straight from the server.
+  // Once, at start (after hydration): tokens set later by signIn come straight from the server.
   useEffect(() => {
-    if (!token) return;
+    if (!hydrated) return;
+    if (!sessionToken()) return setChecked(true);
     let current = true;
     (async () => {
-      let userId = user?.id;
       try {
         const answer = await verifyStoredSession();
-        if (!current) return;
-        if (answer?.user?.id) {
-          setUser(sessionUserOf(answer.user));
-          userId = answer.user.id;
-        }
+        if (current && answer?.user?.id) setStoredUser(sessionUserOf(answer.user));
       } catch (err) {
         console.warn('Token invalid or expired', err);
         if (current) signOut();
-        return;
       }
-      if (!userId) return;
-      const count = await fetchAmountOfTrades(userId);
-      if (current) setAmountOfTrades(count);
-    })().finally(() => current && setLoading(false));
+    })().finally(() => current && setChecked(true));
     return () => {
       current = false;
     };
-  }, []);
+  }, [hydrated]);
 
   const logout = useCallback(async () => {
     // Also clears the refresh cookie.
@@ -152,16 +185,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       isAdmin,
       isPremium: isAdmin || held.includes('Premium') || subscribed,
       signIn(newToken, newUser) {
+        queries.clear();
         setSessionToken(newToken);
-        setUser(sessionUserOf(newUser));
-        void fetchAmountOfTrades(newUser.id).then(setAmountOfTrades);
+        setStoredUser(sessionUserOf(newUser));
       },
-      setUser: (next) => setUser(sessionUserOf(next)),
+      setUser: (next) => setStoredUser(sessionUserOf(next)),
       setAmountOfTrades,
       signOut,
       logout,
     };
-  }, [user, token, loading, amountOfTrades, signOut, logout]);
+  }, [user, token, loading, amountOfTrades, setAmountOfTrades, signOut, logout, queries]);
   return <SessionContext value={session}>{children}</SessionContext>;
 }
 

@@ -1,7 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Armchair, BookOpen, Book, Headphones, Radio, Recycle, Shirt, Sofa, type LucideIcon } from 'lucide-react';
-import './account.css';
+import { useHydrated } from '@ruilplein/ui';
+import * as logo from '../public/Logo.module.css';
+import * as styles from './AuthLayout.module.css';
 
 // Old items becoming new ones (spec 1 §2, "Landing graphics"): the old one shows, turns, the new one shows.
 const pairs: [old: LucideIcon, renewed: LucideIcon][] = [
@@ -20,7 +22,8 @@ const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(pre
 
 function SwapAnimation() {
   const [step, setStep] = useState(0);
-  const [still] = useState(reducedMotion);
+  // The prerendered page moves: which visitors prefer it still is known after hydration.
+  const still = useHydrated() && reducedMotion();
   useEffect(() => {
     if (still) return;
     const timer = setTimeout(() => setStep((s) => s + 1), phases[step % phases.length]![1]);
@@ -30,9 +33,9 @@ function SwapAnimation() {
   const phase = still ? 'new' : phases[step % phases.length]![0];
   const Item = phase === 'new' ? NewItem : OldItem;
   return (
-    <div className={`swap-animation ${phase}`} aria-hidden="true" data-testid="swap-animation" data-phase={phase}>
-      <Item className="swap-item" size={72} strokeWidth={1.5} />
-      <Recycle className="swap-arrow" size={32} />
+    <div className={styles.swap} aria-hidden="true" data-testid="swap-animation" data-phase={phase}>
+      <Item className={styles.item} size={72} strokeWidth={1.5} />
+      <Recycle className={styles.arrow} size={32} />
     </div>
   );
 }
@@ -40,16 +43,16 @@ function SwapAnimation() {
 /** Login and registration: the card beside the animation, without the public header and footer. */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <main className="auth-screen">
-      <div className="auth-card with-art">
-        <div className="auth-art">
-          <Link to="/" className="logo">
+    <main className={styles.screen}>
+      <div className={styles.withArt}>
+        <div className={styles.art}>
+          <Link to="/" className={logo.logo}>
             Ruilplein
           </Link>
           <SwapAnimation />
           <p>Geef je spullen een tweede leven.</p>
         </div>
-        <section className="auth-form">
+        <section>
           <h1>{title}</h1>
           {children}
         </section>
@@ -61,9 +64,9 @@ export function AuthLayout({ title, children }: { title: string; children: React
 /** The other account screens: one card, without the public header and footer. */
 export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <main className="auth-screen">
-      <section className="auth-card auth-form">
-        <Link to="/" className="logo">
+    <main className={styles.screen}>
+      <section className={styles.card}>
+        <Link to="/" className={logo.logo}>
           Ruilplein
         </Link>
         <h1>{title}</h1>

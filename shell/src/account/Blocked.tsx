@@ -1,6 +1,7 @@
 import { Link, Navigate, useLocation } from 'react-router-dom';
-import { formatDate } from '@ruilplein/ui';
+import { buttonClass, formatDate } from '@ruilplein/ui';
 import { AuthPage } from './AuthLayout.tsx';
+import * as styles from './Blocked.module.css';
 
 /** What the dashboard passes along when the account status says blocked. */
 export interface BlockedState {
@@ -14,11 +15,11 @@ export function Blocked() {
   if (!state?.reason) return <Navigate to="/login" replace />;
   return (
     <AuthPage title="Je account is geblokkeerd">
-      <p className="blocked-reason">{state.reason === 'ban' ? 'Je bent geblokkeerd door een admin.' : 'Je hebt te veel waarschuwingen ontvangen in korte tijd.'}</p>
+      <p className={styles.reason}>{state.reason === 'ban' ? 'Je bent geblokkeerd door een admin.' : 'Je hebt te veel waarschuwingen ontvangen in korte tijd.'}</p>
       <p>
         Geblokkeerd tot: <strong data-testid="unblock-date">{formatDate(state.unblockDate)}</strong>
       </p>
-      <Link to="/" className="button">
+      <Link to="/" className={buttonClass()}>
         Terug naar de homepage
       </Link>
     </AuthPage>

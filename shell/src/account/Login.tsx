@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { authApi } from '@ruilplein/contracts/browser';
-import { ApiError, request, useSession } from '@ruilplein/ui';
+import { ApiError, buttonClass, request, useSession } from '@ruilplein/ui';
 import { AuthLayout } from './AuthLayout.tsx';
 import { FormNotice } from './FormNotice.tsx';
+import * as form from './form.module.css';
 
 type Outcome =
   | { kind: 'failed'; message: string }
@@ -20,47 +22,47 @@ export function Login() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [showForgot, setShowForgot] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setOutcome(null);
-    try {
-      // Never as the stored member: a refused password must not renew a session and try again.
-      const { token, user } = await request(authApi.login, { body: { email, password }, token: null });
+  const login = useMutation({
+    // Never as the stored member: a refused password must not renew a session and try again.
+    mutationFn: () => request(authApi.login, { body: { email, password }, token: null }),
+    onSuccess: ({ token, user }) => {
       signIn(token, user);
       navigate('/dashboard');
-    } catch (err) {
-      setBusy(false);
+    },
+    onError: (err) => {
       if (err instanceof ApiError && notActivated(err)) return setOutcome({ kind: 'not-activated' });
       setShowForgot(true);
       if (err instanceof ApiError && err.status !== 0) setOutcome({ kind: 'failed', message: `❌ ${err.message || 'Inloggen mislukt.'}` });
-      else setOutcome({ kind: 'failed', message: `Fout bij inloggen: ${err instanceof Error ? err.message : String(err)}` });
-    }
+      else setOutcome({ kind: 'failed', message: `Fout bij inloggen: ${err.message}` });
+    },
+  });
+  const busy = login.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setOutcome(null);
+    login.mutate();
   };
 
-  const resend = async () => {
-    setOutcome({ kind: 'resending' });
-    try {
-      const answer = await request(authApi.resendActivation, { body: email, token: null });
-      const message = answer?.message || 'De activatiemail is opnieuw verstuurd.';
-      setOutcome({ kind: 'resent', message, failed: false });
-    } catch (err) {
-      setOutcome({ kind: 'resent', message: `Fout bij versturen activatiemail: ${err instanceof Error ? err.message : String(err)}`, failed: true });
-    }
-  };
+  const resendMail = useMutation({
+    mutationFn: () => request(authApi.resendActivation, { body: email, token: null }),
+    onMutate: () => setOutcome({ kind: 'resending' }),
+    onSuccess: (answer) => setOutcome({ kind: 'resent', message: answer?.message || 'De activatiemail is opnieuw verstuurd.', failed: false }),
+    onError: (err) => setOutcome({ kind: 'resent', message: `Fout bij versturen activatiemail: ${err.message}`, failed: true }),
+  });
+  const resend = () => resendMail.mutate();
 
   return (
     <AuthLayout title="Inloggen">
-      <form onSubmit={submit} className="account-form">
+      <form onSubmit={submit} className={form.form}>
         <label htmlFor="login-email">E-mailadres</label>
         <input id="login-email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
         <label htmlFor="login-password">Wachtwoord</label>
         <input id="login-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-        <button type="submit" disabled={busy}>
+        <button type="submit" className={buttonClass()} disabled={busy}>
           {busy ? 'Bezig met inloggen…' : 'Inloggen'}
         </button>
       </form>
@@ -71,9 +73,9 @@ export function Login() {
         </FormNotice>
       )}
       {(outcome?.kind === 'not-activated' || outcome?.kind === 'resending') && (
-        <div className="form-notice" role="alert">
+        <div className={form.notice} role="alert">
           <p>Je account is nog niet geactiveerd.</p>
-          <button type="button" className="link-button" onClick={resend} disabled={outcome.kind === 'resending'}>
+          <button type="button" className={buttonClass('link')} onClick={resend} disabled={outcome.kind === 'resending'}>
             {outcome.kind === 'resending' ? 'Bezig met versturen…' : 'Stuur de activatiemail opnieuw'}
           </button>
         </div>
@@ -84,7 +86,7 @@ export function Login() {
         </FormNotice>
       )}
 
-      <p className="form-links">
+      <p className={form.links}>
         {showForgot && <Link to="/reset-password">Wachtwoord vergeten?</Link>}
         <span>
           Nog geen account? <Link to="/register">Registreer hier</Link>

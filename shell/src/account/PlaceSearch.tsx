@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
-import { request } from '@ruilplein/ui';
+import { request, useApi } from '@ruilplein/ui';
 import { geoApi, type Place } from '@ruilplein/contracts/browser';
-import './account.css';
+import * as styles from './PlaceSearch.module.css';
 
 /** A city as a form holds it: coordinates only once a place was chosen or looked up. */
 export interface CityValue {
@@ -27,38 +27,27 @@ const placeLabel = (place: Place) => `${place.name}${place.region ? `, ${place.r
 /** A city field with suggestions from GET /api/geo/search (a combobox: arrows, Enter, Escape). */
 export function PlaceSearch({ label, value, onChange, disabled }: { label: string; value: CityValue; onChange(next: CityValue): void; disabled?: boolean }) {
   const id = useId();
-  const [places, setPlaces] = useState<Place[] | null>(null);
-  const [searching, setSearching] = useState(false);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const query = value.city.trim();
   // Only what was typed is looked up; a chosen place carries its coordinates.
   const typed = open && value.latitude === undefined && query.length >= 2;
-
+  // Asked once typing pauses for 250 ms; the same text again comes from the cache.
+  const [term, setTerm] = useState(query);
   useEffect(() => {
-    if (!typed) return;
-    const abort = new AbortController();
-    setSearching(true);
-    const timer = setTimeout(() => {
-      searchPlaces(query, abort.signal)
-        .then((found) => {
-          setPlaces(found);
-          setActive(-1);
-        })
-        .catch(() => !abort.signal.aborted && setPlaces(null)) // suggestions are a help: the field still takes any text
-        .finally(() => !abort.signal.aborted && setSearching(false));
-    }, 250);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
-  }, [query, typed]);
+    const timer = setTimeout(() => setTerm(query), 250);
+    return () => clearTimeout(timer);
+  }, [query]);
+  const suggestions = useApi(geoApi.search, { query: { q: term } }, { enabled: typed && term.length >= 2, staleTime: 5 * 60_000 });
+  // Suggestions are a help: when they fail, the field still takes any text.
+  const places = typed && !suggestions.isError ? (suggestions.data ?? null) : null;
+  const searching = typed && (term !== query || suggestions.isFetching);
+  useEffect(() => setActive(-1), [suggestions.data]);
 
   const shown = typed && (searching || places !== null);
   const choose = (place: Place) => {
     onChange({ city: place.name, latitude: place.latitude, longitude: place.longitude });
     setOpen(false);
-    setPlaces(null);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (!shown || !places?.length) return;
@@ -75,7 +64,7 @@ export function PlaceSearch({ label, value, onChange, disabled }: { label: strin
   };
 
   return (
-    <div className="place-search">
+    <div className={styles.search}>
       <label htmlFor={`${id}-input`}>{label}</label>
       <input
         id={`${id}-input`}
@@ -95,9 +84,9 @@ export function PlaceSearch({ label, value, onChange, disabled }: { label: strin
         onBlur={() => setOpen(false)}
       />
       {shown && (
-        <ul id={`${id}-list`} role="listbox" aria-label={label} className="place-options">
+        <ul id={`${id}-list`} role="listbox" aria-label={label} className={styles.options}>
           {searching && !places ? (
-            <li className="place-note">Zoeken…</li>
+            <li className={styles.note}>Zoeken…</li>
           ) : places?.length ? (
             places.map((place, i) => (
               <li
@@ -115,7 +104,7 @@ export function PlaceSearch({ label, value, onChange, disabled }: { label: strin
               </li>
             ))
           ) : (
-            <li className="place-note">Geen plaatsen gevonden.</li>
+            <li className={styles.note}>Geen plaatsen gevonden.</li>
           )}
         </ul>
       )}

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { authApi } from '@ruilplein/contracts/browser';
-import { ApiError, request } from '@ruilplein/ui';
+import { ApiError, buttonClass, request } from '@ruilplein/ui';
 import { AuthLayout } from './AuthLayout.tsx';
 import { lookUpPlace, PlaceSearch, type CityValue } from './PlaceSearch.tsx';
 import { mailMayNotArrive, passwordStrength, registrationErrors, type Registration } from './validation.ts';
 import { FormNotice } from './FormNotice.tsx';
+import * as styles from './form.module.css';
 
 const empty: Registration = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' };
 const labels: Record<keyof Registration, [label: string, type: string, autoComplete: string]> = {
@@ -31,40 +33,41 @@ export function Register() {
   const [city, setCity] = useState<CityValue>({ city: '' });
   // A field's message shows once it has been edited, every one after a submit.
   const [touched, setTouched] = useState<Partial<Record<keyof Registration, boolean>>>({});
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
 
   const errors = registrationErrors(form);
   const strength = passwordStrength(form.password);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setTouched({ firstName: true, lastName: true, email: true, password: true, confirmPassword: true });
-    if (Object.keys(errors).length) return setResult({ ok: false, message: 'Controleer je gegevens.' });
-    setBusy(true);
-    setResult(null);
-    try {
+  const register = useMutation({
+    mutationFn: async () => {
       const place = await withCoordinates(city);
       const { confirmPassword: _, ...fields } = form;
       const body = { ...fields, firstName: form.firstName.trim(), lastName: form.lastName.trim(), ...(place.city ? place : {}) };
-      await request(authApi.register, { body, token: null });
+      return request(authApi.register, { body, token: null });
+    },
+    onSuccess: () => {
       setForm(empty);
       setCity({ city: '' });
       setTouched({});
       setResult({ ok: true, message: 'Registratie gelukt! Check je e-mail voor activatie. (De email kan ook in spam/ongewenst beland zijn.)' });
-    } catch (err) {
-      const message = err instanceof ApiError && err.status !== 0 ? err.message : `Fout bij registreren: ${err instanceof Error ? err.message : String(err)}`;
-      setResult({ ok: false, message });
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: (err) => setResult({ ok: false, message: err instanceof ApiError && err.status !== 0 ? err.message : `Fout bij registreren: ${err.message}` }),
+  });
+  const busy = register.isPending;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched({ firstName: true, lastName: true, email: true, password: true, confirmPassword: true });
+    if (Object.keys(errors).length) return setResult({ ok: false, message: 'Controleer je gegevens.' });
+    setResult(null);
+    register.mutate();
   };
 
   const field = (name: keyof Registration) => {
     const [label, type, autoComplete] = labels[name];
     const error = touched[name] ? errors[name] : undefined;
     return (
-      <div className="field" key={name}>
+      <div className={styles.field} key={name}>
         <label htmlFor={`register-${name}`}>{label}</label>
         <input
           id={`register-${name}`}
@@ -79,7 +82,7 @@ export function Register() {
           }}
         />
         {error && (
-          <span id={`register-${name}-error`} className="field-error">
+          <span id={`register-${name}-error`} className={styles.fieldError}>
             {error}
           </span>
         )}
@@ -89,10 +92,10 @@ export function Register() {
 
   return (
     <AuthLayout title="Registreren">
-      <form onSubmit={submit} className="account-form" noValidate>
+      <form onSubmit={submit} className={styles.form} noValidate>
         {fieldOrder.map(field)}
         {mailMayNotArrive(form.email) && (
-          <p className="form-warning" role="status" data-testid="email-warning">
+          <p className={styles.warning} role="status" data-testid="email-warning">
             Let op: mails naar hotmail-, live-, outlook-, ziggo- en home-adressen komen soms niet aan, ook de activatiemail niet. Gebruik liever een Gmail-adres,
             of vraag ons via sociale media om je account met de hand te activeren.
           </p>
@@ -100,11 +103,11 @@ export function Register() {
         <PlaceSearch label="Woonplaats (optioneel)" value={city} onChange={setCity} />
         {passwordOrder.map(field)}
         {form.password && (
-          <p className={`strength strength-${strength.toLowerCase()}`} data-testid="password-strength">
+          <p className={styles.strength} data-level={strength.toLowerCase()} data-testid="password-strength">
             Wachtwoordsterkte: <strong>{strength}</strong>
           </p>
         )}
-        <button type="submit" disabled={busy}>
+        <button type="submit" className={buttonClass()} disabled={busy}>
           {busy ? 'Bezig met registreren…' : 'Registreren'}
         </button>
       </form>
@@ -113,7 +116,7 @@ export function Register() {
           {result.message}
         </FormNotice>
       )}
-      <p className="form-links">
+      <p className={styles.links}>
         <span>
           Heb je al een account? <Link to="/login">Log hier in</Link>
         </span>

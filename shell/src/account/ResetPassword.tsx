@@ -1,9 +1,12 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { authApi } from '@ruilplein/contracts/browser';
-import { request } from '@ruilplein/ui';
+import { buttonClass, request } from '@ruilplein/ui';
 import { AuthPage } from './AuthLayout.tsx';
 import { FormNotice } from './FormNotice.tsx';
+import * as form from './form.module.css';
+import * as styles from './ResetPassword.module.css';
 
 /** Asks for a reset link (POST /api/auth/request-password-reset, the bare email as body); the answer is the server's text. */
 export async function requestPasswordReset(email: string): Promise<string> {
@@ -14,8 +17,13 @@ export async function requestPasswordReset(email: string): Promise<string> {
 /** /reset-password (spec 1 §2): one email field, a confirmation dialog, then the request. */
 export function ResetPassword() {
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const reset = useMutation({
+    mutationFn: () => requestPasswordReset(email.trim()),
+    onSuccess: (message) => setResult({ ok: true, message }),
+    onError: (err) => setResult({ ok: false, message: err.message }),
+  });
+  const busy = reset.isPending;
   const dialog = useRef<HTMLDialogElement>(null);
 
   const ask = (event: FormEvent) => {
@@ -24,25 +32,18 @@ export function ResetPassword() {
     dialog.current?.showModal();
   };
 
-  const send = async () => {
+  const send = () => {
     dialog.current?.close();
-    setBusy(true);
-    try {
-      setResult({ ok: true, message: await requestPasswordReset(email.trim()) });
-    } catch (err) {
-      setResult({ ok: false, message: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setBusy(false);
-    }
+    reset.mutate();
   };
 
   return (
     <AuthPage title="Wachtwoord vergeten">
       <p>Vul je e-mailadres in. We sturen je een link waarmee je een nieuw wachtwoord kiest.</p>
-      <form onSubmit={ask} className="account-form">
+      <form onSubmit={ask} className={form.form}>
         <label htmlFor="reset-email">E-mailadres</label>
         <input id="reset-email" type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        <button type="submit" disabled={busy}>
+        <button type="submit" className={buttonClass()} disabled={busy}>
           {busy ? 'Bezig met versturen…' : 'Stuur resetlink'}
         </button>
       </form>
@@ -51,17 +52,17 @@ export function ResetPassword() {
           {result.message}
         </FormNotice>
       )}
-      <p className="form-links">
+      <p className={form.links}>
         <Link to="/login">Terug naar inloggen</Link>
       </p>
-      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="reset-confirm-title">
+      <dialog ref={dialog} className={styles.dialog} aria-labelledby="reset-confirm-title">
         <h2 id="reset-confirm-title">Resetlink versturen?</h2>
         <p>We sturen een link om je wachtwoord opnieuw in te stellen naar {email.trim()}.</p>
-        <div className="dialog-actions">
-          <button type="button" onClick={send}>
+        <div className={styles.actions}>
+          <button type="button" className={buttonClass()} onClick={send}>
             Versturen
           </button>
-          <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
+          <button type="button" className={buttonClass('secondary')} onClick={() => dialog.current?.close()}>
             Annuleren
           </button>
         </div>

@@ -1,46 +1,30 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { authApi } from '@ruilplein/contracts/browser';
 import { ApiError, Page, Spinner, request } from '@ruilplein/ui';
 import { FormNotice } from './FormNotice.tsx';
+import * as styles from './VerifyEmail.module.css';
 
 type State = 'verifying' | 'success' | 'failed' | 'missing' | 'error';
 
-// A link token works once: the same page rendered again (React's strict mode, a remount) must not spend it twice.
-const activations = new Map<string, Promise<State>>();
-
-function activate(token: string): Promise<State> {
-  let attempt = activations.get(token);
-  if (!attempt) {
-    attempt = request(authApi.activate, { query: { token }, token: null }).then(
-      () => 'success' as const,
-      // The server turned the link down (used, expired, unknown) or could not be asked.
-      (err: unknown) => (err instanceof ApiError && err.status >= 400 && err.status < 500 ? 'failed' : 'error'),
-    );
-    activations.set(token, attempt);
-  }
-  return attempt;
-}
+const activate = (token: string): Promise<State> =>
+  request(authApi.activate, { query: { token }, token: null }).then(
+    () => 'success' as const,
+    // The server turned the link down (used, expired, unknown) or could not be asked.
+    (err: unknown) => (err instanceof ApiError && err.status >= 400 && err.status < 500 ? 'failed' : 'error'),
+  );
 
 /** The activation page (spec 1 §2): verifying, then success, failed, missing token or error. */
 export function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get('token');
-  const [state, setState] = useState<State>(token ? 'verifying' : 'missing');
-
-  useEffect(() => {
-    if (!token) return setState('missing');
-    let current = true;
-    setState('verifying');
-    void activate(token).then((result) => current && setState(result));
-    return () => {
-      current = false;
-    };
-  }, [token]);
+  // A link token works once: asked once per page visit and kept (strict mode and remounts reuse the answer).
+  const activation = useQuery({ queryKey: ['activation', token], queryFn: () => activate(token!), enabled: Boolean(token), staleTime: Infinity, gcTime: Infinity, retry: false });
+  const state: State = token ? (activation.data ?? 'verifying') : 'missing';
 
   return (
     <Page title="E-mailadres bevestigen">
-      <div className="verify-email" data-state={state}>
+      <div className={styles.verify} data-state={state}>
         {state === 'verifying' && <Spinner label="Bezig met verifiëren…" />}
         {state === 'success' && (
           <FormNotice ok>

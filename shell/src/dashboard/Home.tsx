@@ -1,30 +1,32 @@
 import { Link } from 'react-router-dom';
-import { EmptyState, ErrorMessage, Page, Spinner, useSession } from '@ruilplein/ui';
-import { formatRating, useStats } from './useStats.ts';
+import { buttonClass, EmptyState, Loaded, Page, useSession } from '@ruilplein/ui';
+import * as styles from './Home.module.css';
+import * as stats from './stats.module.css';
+import { formatRating, statsFailed, useStats } from './useStats.ts';
 
 function Achievements({ userId }: { userId: string }) {
-  const [state, retry] = useStats(userId);
+  const query = useStats(userId);
   return (
-    <section className="tile" aria-labelledby="tile-achievements">
+    <section className={styles.tile} aria-labelledby="tile-achievements">
       <h2 id="tile-achievements">Jouw prestaties</h2>
-      {state.kind === 'loading' && <Spinner />}
-      {state.kind === 'error' && <ErrorMessage message="Je statistieken konden niet worden geladen." onRetry={retry} />}
-      {state.kind === 'ready' && (
-        <dl className="stats" data-testid="achievements">
-          <div>
-            <dt>Succesvolle ruilen</dt>
-            <dd>{state.stats.totalTrades}</dd>
-          </div>
-          <div>
-            <dt>Gemiddelde beoordeling</dt>
-            <dd>{formatRating(state.stats)}</dd>
-          </div>
-          <div>
-            <dt>Actieve advertenties</dt>
-            <dd>{state.stats.activeListings}</dd>
-          </div>
-        </dl>
-      )}
+      <Loaded query={query} failure={statsFailed}>
+        {(found) => (
+          <dl className={stats.stats} data-testid="achievements">
+            <div>
+              <dt>Succesvolle ruilen</dt>
+              <dd>{found.totalTrades}</dd>
+            </div>
+            <div>
+              <dt>Gemiddelde beoordeling</dt>
+              <dd>{formatRating(found)}</dd>
+            </div>
+            <div>
+              <dt>Actieve advertenties</dt>
+              <dd>{found.activeListings}</dd>
+            </div>
+          </dl>
+        )}
+      </Loaded>
     </section>
   );
 }
@@ -35,32 +37,32 @@ export function DashboardHome() {
   if (!user) return null;
   return (
     <Page title={`Welkom, ${user.firstName}!`}>
-      <section className="recommendations" aria-labelledby="trending">
+      <section className={styles.recommendations} aria-labelledby="trending">
         <h2 id="trending">Trending in je buurt</h2>
         <EmptyState>Er zijn nog geen aanbevelingen in je buurt. Zodra buren iets aanbieden, zie je het hier.</EmptyState>
       </section>
-      <div className="tiles">
+      <div className={styles.tiles}>
         <Achievements userId={user.id} />
-        <section className="tile" aria-labelledby="tile-wishlist">
+        <section className={styles.tile} aria-labelledby="tile-wishlist">
           <h2 id="tile-wishlist">Verlanglijstje</h2>
           <p>Bewaar wat je zoekt en vind het terug wanneer je wilt ruilen.</p>
-          <Link to="/dashboard/wishlist" className="button secondary">
+          <Link to="/dashboard/wishlist" className={buttonClass('secondary')}>
             Naar je verlanglijstje
           </Link>
         </section>
-        <section className="tile premium" aria-labelledby="tile-premium">
+        <section className={styles.premium} aria-labelledby="tile-premium">
           <h2 id="tile-premium">Premium</h2>
           {isPremium ? (
             <>
               <p>Je bent Premium: geen limieten en je advertenties vallen op.</p>
-              <Link to="/dashboard/membership" className="button secondary">
+              <Link to="/dashboard/membership" className={buttonClass('secondary')}>
                 Bekijk je lidmaatschap
               </Link>
             </>
           ) : (
             <>
               <p>Onbeperkt advertenties, een premium-badge, exclusieve categorieën en nieuwe advertenties 6 uur eerder zien.</p>
-              <Link to="/dashboard/upgrade" className="button">
+              <Link to="/dashboard/upgrade" className={buttonClass()}>
                 Word Premium
               </Link>
             </>

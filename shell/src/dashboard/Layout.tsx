@@ -1,46 +1,71 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { Menu, PanelLeftClose } from 'lucide-react';
-import { Page, request, useSession } from '@ruilplein/ui';
+import { LayoutDashboard, Menu, PanelLeftClose, User } from 'lucide-react';
+import { Page, useApi, useSession } from '@ruilplein/ui';
+import { canSee, type IconNode } from '@ruilplein/ui/area';
 import { userApi } from '@ruilplein/contracts/browser';
 import type { BlockedState } from '../account/Blocked.tsx';
-import './dashboard.css';
-
-// Sidebar of the dashboard area (spec 1 §2, "Dashboard area").
-const entries = [
-  ['/dashboard', 'Dashboard'],
-  ['/dashboard/search', 'Aanbod'],
-  ['/dashboard/services', 'Ruil-diensten'],
-  ['/dashboard/my-listings', 'Plaats een ruil'],
-  ['/dashboard/wishlist', 'Verlanglijstje'],
-  ['/dashboard/offers', 'Ruilaanbiedingen'],
-  ['/dashboard/membership', 'Lidmaatschap'],
-  ['/dashboard/profile', 'Mijn profiel'],
-] as const;
+import { useAreas } from '../areas.ts';
+import { shellMenu } from '../pages.ts';
+import * as styles from './Layout.module.css';
 
 const narrow = () => typeof matchMedia === 'function' && matchMedia('(max-width: 767px)').matches;
+
+const shellIcons = { 'layout-dashboard': LayoutDashboard, user: User };
+
+/** A remote's menu icon, drawn from the elements its area.json carries (lucide's look: 24-unit grid, 2-unit stroke). */
+function Drawing({ node }: { node: IconNode }) {
+  return (
+    <svg aria-hidden="true" width={20} height={20} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+      {node.map(([Tag, attrs], i) => (
+        <Tag key={i} {...attrs} />
+      ))}
+    </svg>
+  );
+}
+
+interface Entry {
+  to: string;
+  label: string;
+  order: number;
+  icon: React.ReactNode;
+}
+
+/**
+ * The sidebar (spec 1 §2, "Dashboard area"): the shell's own entries and those the remotes declare,
+ * in their order, each only for who may see it. While the remotes' declarations load (or when one
+ * cannot be read) the others stand.
+ */
+function useMenu(): Entry[] {
+  const rights = useSession();
+  const areas = useAreas();
+  const own = shellMenu.map((entry) => {
+    const Icon = shellIcons[entry.icon];
+    return { ...entry, icon: <Icon aria-hidden="true" size={20} /> };
+  });
+  const theirs = (areas.data?.areas ?? []).flatMap((area) => area.menu.map((entry) => ({ ...entry, icon: <Drawing node={entry.iconNode} /> })));
+  return [...own, ...theirs]
+    .filter((entry) => canSee(entry.audience, rights))
+    .sort((a, b) => a.order - b.order || a.label.localeCompare(b.label, 'nl'));
+}
 
 /** Checks the account status on entry (spec 1 §4, "Blocked"); a failed check is only logged. */
 function useBlockedRedirect(signedIn: boolean) {
   // useNavigate's function changes with every page; the check runs once on entering the dashboard.
   const navigate = useRef(useNavigate());
+  const status = useApi(userApi.status, {}, { enabled: signedIn });
   useEffect(() => {
-    if (!signedIn) return;
-    const abort = new AbortController();
-    request(userApi.status, { signal: abort.signal })
-      .then((status) => {
-        if (!status.blocked) return;
-        const state: BlockedState = { reason: status.reason ?? 'warnings', unblockDate: status.unblockDate };
-        void navigate.current('/geblokkeerd', { replace: true, state });
-      })
-      .catch((err: unknown) => !abort.signal.aborted && console.warn('Accountstatus controleren mislukt', err));
-    return () => abort.abort();
-  }, [signedIn]);
+    if (status.isError) console.warn('Accountstatus controleren mislukt', status.error);
+    if (!status.data?.blocked) return;
+    const state: BlockedState = { reason: status.data.reason ?? 'warnings', unblockDate: status.data.unblockDate };
+    void navigate.current('/geblokkeerd', { replace: true, state });
+  }, [status.data, status.isError, status.error]);
 }
 
 /** The dashboard frame: needs user and token (else /login) and an activated account. App shows a spinner until the session is checked. */
 export function DashboardLayout() {
-  const { isAuthenticated, isActivated, isAdmin, logout } = useSession();
+  const { isAuthenticated, isActivated, logout } = useSession();
+  const menu = useMenu();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useState(narrow);
@@ -59,15 +84,15 @@ export function DashboardLayout() {
   };
 
   return (
-    <div className={`dashboard${collapsed ? ' collapsed' : ''}`}>
-      <nav className="sidebar" aria-label="Dashboard">
-        <div className="sidebar-top">
-          <NavLink to="/" className="logo">
+    <div className={collapsed ? styles.collapsed : styles.dashboard}>
+      <nav className={styles.sidebar} aria-label="Dashboard">
+        <div className={styles.top}>
+          <NavLink to="/" className={styles.logo}>
             Ruilplein
           </NavLink>
           <button
             type="button"
-            className="sidebar-toggle"
+            className={styles.toggle}
             aria-label={collapsed ? 'Menu openen' : 'Menu sluiten'}
             title={collapsed ? 'Menu openen' : 'Menu sluiten'}
             aria-expanded={!collapsed}
@@ -77,19 +102,19 @@ export function DashboardLayout() {
             {collapsed ? <Menu aria-hidden="true" size={20} /> : <PanelLeftClose aria-hidden="true" size={20} />}
           </button>
         </div>
-        <div id="dashboard-menu" className="sidebar-menu" hidden={collapsed}>
-          {entries.map(([to, label]) => (
-            <NavLink key={to} to={to} end={to === '/dashboard'}>
-              {label}
+        <div id="dashboard-menu" className={styles.menu} hidden={collapsed}>
+          {menu.map((entry) => (
+            <NavLink key={entry.to} to={entry.to} end={entry.to === '/dashboard'} className={styles.entry}>
+              {entry.icon}
+              <span>{entry.label}</span>
             </NavLink>
           ))}
-          {isAdmin && <NavLink to="/admin">Adminpaneel</NavLink>}
-          <button type="button" className="logout" onClick={signOff}>
+          <button type="button" className={styles.logout} onClick={signOff}>
             Uitloggen
           </button>
         </div>
       </nav>
-      <main className="dashboard-main">
+      <main className={styles.main}>
         {isActivated ? (
           <Outlet />
         ) : (

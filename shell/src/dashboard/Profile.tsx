@@ -1,12 +1,16 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { userApi, type User as OwnUser } from '@ruilplein/contracts/browser';
-import { ApiError, EmptyState, ErrorMessage, Page, request, Spinner, useSession } from '@ruilplein/ui';
+import { ApiError, apiQuery, buttonClass, EmptyState, ErrorMessage, Loaded, Page, request, Spinner, useApi, useSession } from '@ruilplein/ui';
 import { lookUpPlace, PlaceSearch, type CityValue } from '../account/PlaceSearch.tsx';
 import { requestPasswordReset } from '../account/ResetPassword.tsx';
 import { pictureAccept, pictureError, profileErrors, type FieldErrors, type ProfileFields } from '../account/validation.ts';
 import { defaultAvatar } from '../public/site.ts';
-import { formatRating, useStats } from './useStats.ts';
+import { formatRating, statsFailed, useStats } from './useStats.ts';
 import { FormNotice } from '../account/FormNotice.tsx';
+import * as formStyles from '../account/form.module.css';
+import * as styles from './Profile.module.css';
+import * as statStyles from './stats.module.css';
 
 const ProfileMap = lazy(() => import('./ProfileMap.tsx'));
 
@@ -23,59 +27,84 @@ const formOf = (user: OwnUser): Form => ({
 
 type Errors = FieldErrors<keyof ProfileFields | 'city' | 'picture'>;
 
+/** A typed city our place search does not know: a field error, not a failed save. */
+class CityNotFound extends Error {}
+
 function Stats({ userId }: { userId: string }) {
-  const [state, retry] = useStats(userId);
-  if (state.kind === 'loading') return <Spinner />;
-  if (state.kind === 'error') return <ErrorMessage message="Je statistieken konden niet worden geladen." onRetry={retry} />;
-  const { stats } = state;
   return (
-    <dl className="stats" data-testid="profile-stats">
-      <div>
-        <dt>Ruilen</dt>
-        <dd>{stats.totalTrades}</dd>
-      </div>
-      <div>
-        <dt>Gemiddelde beoordeling</dt>
-        <dd>{formatRating(stats)} / 5</dd>
-      </div>
-      <div>
-        <dt>Beoordelingen</dt>
-        <dd>{stats.totalReviewers}</dd>
-      </div>
-      <div>
-        <dt>Actieve advertenties</dt>
-        <dd>{stats.activeListings}</dd>
-      </div>
-    </dl>
+    <Loaded query={useStats(userId)} failure={statsFailed}>
+      {(stats) => (
+        <dl className={statStyles.stats} data-testid="profile-stats">
+          <div>
+            <dt>Ruilen</dt>
+            <dd>{stats.totalTrades}</dd>
+          </div>
+          <div>
+            <dt>Gemiddelde beoordeling</dt>
+            <dd>{formatRating(stats)} / 5</dd>
+          </div>
+          <div>
+            <dt>Beoordelingen</dt>
+            <dd>{stats.totalReviewers}</dd>
+          </div>
+          <div>
+            <dt>Actieve advertenties</dt>
+            <dd>{stats.activeListings}</dd>
+          </div>
+        </dl>
+      )}
+    </Loaded>
   );
 }
 
 /** /dashboard/profile, 'Mijn profiel' (spec 1 §2, §4, §5). */
 export function Profile() {
   const { setUser } = useSession();
-  const [record, setRecord] = useState<OwnUser | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
+  const queries = useQueryClient();
+  // Not asked again on a renewed token (the key has none): that would reset a form being edited.
+  const my = useApi(userApi.my);
+  const record = my.data;
+  const setRecord = (user: OwnUser) => queries.setQueryData(apiQuery(userApi.my).queryKey, user);
   const [editing, setEditing] = useState(false);
   const [form, setForm] = useState<Form | null>(null);
   const [picture, setPicture] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
-  const [saving, setSaving] = useState(false);
   const [notice, setNotice] = useState<{ ok: boolean; message: string } | null>(null);
+  const update = useMutation({
+    mutationFn: async ({ fields, city, picture: file }: { fields: ProfileFields; city: CityValue; picture: File | null }) => {
+      let place = { ...city, city: city.city.trim() };
+      if (place.city && place.latitude === undefined) {
+        const found = await lookUpPlace(place.city);
+        if (!found) throw new CityNotFound();
+        place = { city: place.city, latitude: found.latitude, longitude: found.longitude };
+      }
+      const located = place.city && place.latitude !== undefined && place.longitude !== undefined;
+      return request(userApi.update, {
+        // An empty city clears it (and its coordinates).
+        body: { ...fields, city: place.city, ...(located && { latitude: String(place.latitude), longitude: String(place.longitude) }) },
+        files: { profilePicture: file },
+      });
+    },
+    onSuccess: (answer) => {
+      setRecord(answer.user);
+      setForm(formOf(answer.user));
+      setUser(answer.user);
+      setPicture(null);
+      setEditing(false);
+      setNotice({ ok: true, message: answer.message ?? 'Je profiel is opgeslagen.' });
+    },
+    onError: (err) => {
+      if (err instanceof CityNotFound) return setErrors({ city: 'Woonplaats niet gevonden.' });
+      setNotice({ ok: false, message: err instanceof ApiError && err.status !== 0 ? `Fout bij opslaan: ${err.message}` : 'Er ging iets mis tijdens het opslaan.' });
+    },
+  });
+  const saving = update.isPending;
 
-  // Loads again on a retry, not on a renewed token: that would reset a form being edited.
+  // The form starts from the record as loaded, and from the saved record after each save.
   useEffect(() => {
-    const abort = new AbortController();
-    setLoadFailed(false);
-    request(userApi.my, { signal: abort.signal })
-      .then((user) => {
-        setRecord(user);
-        setForm(formOf(user));
-      })
-      .catch(() => !abort.signal.aborted && setLoadFailed(true));
-    return () => abort.abort();
-  }, [attempt]);
+    if (record && !editing) setForm(formOf(record));
+  }, [record, editing]);
 
   // The chosen picture's preview lives until another is chosen or the form closes.
   useEffect(() => {
@@ -85,10 +114,10 @@ export function Profile() {
     return () => URL.revokeObjectURL(url);
   }, [picture]);
 
-  if (loadFailed) {
+  if (my.isError) {
     return (
       <Page title="Mijn profiel">
-        <ErrorMessage message="Je profiel kon niet worden geladen." onRetry={() => setAttempt((n) => n + 1)} />
+        <ErrorMessage message="Je profiel kon niet worden geladen." onRetry={() => void my.refetch()} />
       </Page>
     );
   }
@@ -107,7 +136,7 @@ export function Profile() {
     setEditing(false);
   };
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
     setNotice(null);
     const fields = { firstName: form.firstName.trim(), lastName: form.lastName.trim(), email: form.email.trim() };
@@ -116,35 +145,7 @@ export function Profile() {
     if (badPicture) found.picture = badPicture;
     setErrors(found);
     if (Object.keys(found).length) return;
-
-    setSaving(true);
-    try {
-      let city = { ...form.city, city: form.city.city.trim() };
-      if (city.city && city.latitude === undefined) {
-        const place = await lookUpPlace(city.city);
-        if (!place) {
-          setErrors({ city: 'Woonplaats niet gevonden.' });
-          return;
-        }
-        city = { city: city.city, latitude: place.latitude, longitude: place.longitude };
-      }
-      const located = city.city && city.latitude !== undefined && city.longitude !== undefined;
-      const answer = await request(userApi.update, {
-        // An empty city clears it (and its coordinates).
-        body: { ...fields, city: city.city, ...(located && { latitude: String(city.latitude), longitude: String(city.longitude) }) },
-        files: { profilePicture: picture },
-      });
-      setRecord(answer.user);
-      setForm(formOf(answer.user));
-      setUser(answer.user);
-      setPicture(null);
-      setEditing(false);
-      setNotice({ ok: true, message: answer.message ?? 'Je profiel is opgeslagen.' });
-    } catch (err) {
-      setNotice({ ok: false, message: err instanceof ApiError && err.status !== 0 ? `Fout bij opslaan: ${err.message}` : 'Er ging iets mis tijdens het opslaan.' });
-    } finally {
-      setSaving(false);
-    }
+    update.mutate({ fields, city: form.city, picture });
   };
 
   const requestReset = async () => {
@@ -157,7 +158,7 @@ export function Profile() {
   };
 
   const input = (name: keyof ProfileFields, label: string, type = 'text') => (
-    <div className="field">
+    <div className={formStyles.field}>
       <label htmlFor={`profile-${name}`}>{label}</label>
       <input
         id={`profile-${name}`}
@@ -168,7 +169,7 @@ export function Profile() {
         onChange={(event) => setForm({ ...form, [name]: event.target.value })}
       />
       {errors[name] && (
-        <span id={`profile-${name}-error`} className="field-error">
+        <span id={`profile-${name}-error`} className={formStyles.fieldError}>
           {errors[name]}
         </span>
       )}
@@ -184,33 +185,33 @@ export function Profile() {
           {notice.message}
         </FormNotice>
       )}
-      <div className="profile">
-        <section className="profile-card" aria-label="Accountgegevens">
-          <img className="profile-avatar" src={preview ?? record.profilePicture ?? defaultAvatar} alt={`Profielfoto van ${record.firstName}`} width={120} height={120} />
+      <div className={styles.profile}>
+        <section className={styles.card} aria-label="Accountgegevens">
+          <img className={styles.avatar} src={preview ?? record.profilePicture ?? defaultAvatar} alt={`Profielfoto van ${record.firstName}`} width={120} height={120} />
           {editing ? (
-            <form className="account-form" onSubmit={save} noValidate>
+            <form className={formStyles.form} onSubmit={save} noValidate>
               {input('firstName', 'Voornaam')}
               {input('lastName', 'Achternaam')}
               {input('email', 'E-mailadres', 'email')}
               <PlaceSearch label="Woonplaats" value={form.city} onChange={(city) => setForm({ ...form, city })} />
-              {errors.city && <span className="field-error">{errors.city}</span>}
-              <div className="field">
+              {errors.city && <span className={formStyles.fieldError}>{errors.city}</span>}
+              <div className={formStyles.field}>
                 <label htmlFor="profile-picture">Profielfoto (JPG, PNG of WEBP, hoogstens 5MB)</label>
                 <input id="profile-picture" type="file" accept={pictureAccept} onChange={(event) => setPicture(event.target.files?.[0] ?? null)} />
-                {errors.picture && <span className="field-error">{errors.picture}</span>}
+                {errors.picture && <span className={formStyles.fieldError}>{errors.picture}</span>}
               </div>
-              <div className="form-actions">
-                <button type="submit" disabled={saving}>
+              <div className={formStyles.actions}>
+                <button type="submit" className={buttonClass()} disabled={saving}>
                   {saving ? 'Bezig met opslaan…' : 'Opslaan'}
                 </button>
-                <button type="button" className="secondary" onClick={cancel} disabled={saving}>
+                <button type="button" className={buttonClass('secondary')} onClick={cancel} disabled={saving}>
                   Annuleren
                 </button>
               </div>
             </form>
           ) : (
             <>
-              <dl className="profile-data">
+              <dl className={styles.data}>
                 <div>
                   <dt>Naam</dt>
                   <dd>
@@ -226,11 +227,11 @@ export function Profile() {
                   <dd data-testid="profile-city">{record.city || 'Niet opgegeven'}</dd>
                 </div>
               </dl>
-              <div className="form-actions">
-                <button type="button" onClick={() => setEditing(true)}>
+              <div className={formStyles.actions}>
+                <button type="button" className={buttonClass()} onClick={() => setEditing(true)}>
                   Profiel bewerken
                 </button>
-                <button type="button" className="secondary" onClick={requestReset}>
+                <button type="button" className={buttonClass('secondary')} onClick={requestReset}>
                   Wachtwoord resetten
                 </button>
               </div>

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import * as L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
+import * as styles from './ProfileMap.module.css';
 
 interface MapTiles {
   tileUrl?: string;
@@ -23,7 +24,7 @@ function mapTiles(): Promise<MapTiles> {
 }
 
 // A drawn pin: Leaflet's default marker images are looked up by a path guess that bundling breaks.
-const pin = L.divIcon({ className: 'map-pin', html: '<span></span>', iconSize: [26, 26], iconAnchor: [13, 26], popupAnchor: [0, -26] });
+const pin = L.divIcon({ className: styles.pin ?? '', html: '<span></span>', iconSize: [26, 26], iconAnchor: [13, 26], popupAnchor: [0, -26] });
 
 /** A round map (300 px, zoom 13) of the member's city with a marker and its popup (spec 1 §2, §9). */
 export default function ProfileMap({ city, latitude, longitude }: { city: string; latitude: number; longitude: number }) {
@@ -48,9 +49,9 @@ export default function ProfileMap({ city, latitude, longitude }: { city: string
     };
   }, [city, latitude, longitude]);
   return (
-    <figure className="profile-map-figure">
-      <div ref={element} className="profile-map" role="region" aria-label={`Kaart van ${city}`} data-testid="profile-map" />
-      {attribution && <figcaption className="map-attribution">{attribution}</figcaption>}
+    <figure className={styles.figure}>
+      <div ref={element} className={styles.map} role="region" aria-label={`Kaart van ${city}`} data-testid="profile-map" />
+      {attribution && <figcaption className={styles.attribution}>{attribution}</figcaption>}
     </figure>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FocusEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ChevronDown, LayoutDashboard, LogIn, LogOut, UserPlus, UserRound } from 'lucide-react';
 import { useSession } from '@ruilplein/ui';
+import * as styles from './AccountMenu.module.css';
 import { defaultAvatar } from './site.ts';
 
 /**
@@ -46,20 +47,21 @@ export function AccountMenu() {
   const signedIn = isAuthenticated && user;
   const name = signedIn ? user.firstName : 'Gast';
   return (
-    <div className="account-menu" ref={root} onBlur={onBlur}>
+    <div className={styles.menu} ref={root} onBlur={onBlur}>
       <button
         ref={button}
         type="button"
-        className="account-button"
+        className={styles.button}
+        data-testid="account-button"
         aria-expanded={open}
         aria-controls={menuId}
         onClick={() => setOpenOn(open ? null : pathname)}
       >
         <Avatar src={(signedIn && user.profilePicture) || defaultAvatar} />
-        <span className="account-name">{name}</span>
+        <span className={styles.name}>{name}</span>
         <ChevronDown aria-hidden="true" size={16} />
       </button>
-      <div id={menuId} className="account-dropdown" hidden={!open}>
+      <div id={menuId} className={styles.dropdown} data-testid="account-dropdown" hidden={!open}>
         {signedIn ? (
           <>
             <Link to="/dashboard">
@@ -94,6 +96,6 @@ export function AccountMenu() {
 /** The round profile picture; a person icon when it cannot be loaded. */
 function Avatar({ src }: { src: string }) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  if (failedSrc === src) return <UserRound className="avatar avatar-fallback" aria-hidden="true" size={32} />;
-  return <img className="avatar" src={src} alt="" width={32} height={32} onError={() => setFailedSrc(src)} />;
+  if (failedSrc === src) return <UserRound className={`${styles.avatar} ${styles.fallback}`} aria-hidden="true" size={32} />;
+  return <img className={styles.avatar} src={src} alt="" width={32} height={32} onError={() => setFailedSrc(src)} />;
 }

@@ -4,6 +4,8 @@ import {
   Shirt, Sprout, WashingMachine, Watch, type LucideIcon,
 } from 'lucide-react';
 import { exampleItems, keyStep, swipeStep, wrapIndex, type ExampleItemId } from './carousel.ts';
+import { useHydrated } from '@ruilplein/ui';
+import * as styles from './ExampleCarousel.module.css';
 
 // Our own pictures: an icon of the category on a tile of its own colour (nothing loaded from elsewhere).
 const pictures: Record<ExampleItemId, { icon: LucideIcon; tone: string }> = {
@@ -31,6 +33,8 @@ export function ExampleCarousel() {
   const [index, setIndex] = useState(0);
   const start = useRef<{ pointer: number; x: number; y: number } | null>(null);
   const titleId = useId();
+  // No style attribute in prerendered HTML (the CSP refuses it): the tile's colour is set after hydration.
+  const hydrated = useHydrated();
   const item = exampleItems[index]!;
   const { icon: Icon, tone } = pictures[item.id];
 
@@ -59,15 +63,15 @@ export function ExampleCarousel() {
   };
 
   return (
-    <section className="carousel" aria-roledescription="carrousel" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+    <section className={styles.carousel} aria-roledescription="carrousel" aria-labelledby={titleId} onKeyDown={onKeyDown}>
       <h2 id={titleId}>Voorbeeld Items</h2>
-      <p className="section-intro">Een greep uit wat buren met elkaar ruilen. Veeg, sleep of gebruik de pijltjestoetsen.</p>
-      <div className="carousel-body">
-        <button type="button" className="carousel-arrow" aria-label="Vorige" onClick={() => move(-1)}>
+      <p className={styles.intro}>Een greep uit wat buren met elkaar ruilen. Veeg, sleep of gebruik de pijltjestoetsen.</p>
+      <div className={styles.body}>
+        <button type="button" className={styles.arrow} aria-label="Vorige" onClick={() => move(-1)}>
           <ChevronLeft aria-hidden="true" size={28} />
         </button>
         <figure
-          className="carousel-stage"
+          className={styles.stage}
           data-testid="carousel-stage"
           tabIndex={0}
           aria-label={`Voorbeeld ${index + 1} van ${exampleItems.length}`}
@@ -77,18 +81,18 @@ export function ExampleCarousel() {
             start.current = null;
           }}
         >
-          <div className="example-picture" style={{ '--tone': tone } as CSSProperties} role="img" aria-label={`Illustratie: ${item.caption}`}>
+          <div className={styles.picture} style={hydrated ? ({ '--tone': tone } as CSSProperties) : undefined} role="img" aria-label={`Illustratie: ${item.caption}`}>
             <Icon aria-hidden="true" size={112} strokeWidth={1.4} />
           </div>
           <figcaption aria-live="polite" data-testid="carousel-caption">
             {item.caption}
           </figcaption>
         </figure>
-        <button type="button" className="carousel-arrow" aria-label="Volgende" onClick={() => move(1)}>
+        <button type="button" className={styles.arrow} aria-label="Volgende" onClick={() => move(1)}>
           <ChevronRight aria-hidden="true" size={28} />
         </button>
       </div>
-      <p className="carousel-count" aria-hidden="true">
+      <p className={styles.count} aria-hidden="true">
         {index + 1} / {exampleItems.length}
       </p>
     </section>

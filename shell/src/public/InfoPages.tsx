@@ -1,6 +1,8 @@
 import { Link } from 'react-router-dom';
 import { Mail } from 'lucide-react';
+import { buttonClass } from '@ruilplein/ui';
 import { ContentPage, QuestionList, type QuestionAndAnswer } from './ContentPage.tsx';
+import * as styles from './ContentPage.module.css';
 import { contactEmail } from './site.ts';
 
 /** /over-ons */
@@ -88,7 +90,7 @@ export function SwapPage() {
         </li>
       </ul>
       <h2>Stap voor stap</h2>
-      <ol className="numbered">
+      <ol className={styles.numbered}>
         <li>
           <strong>Maak een account</strong> en bevestig je e-mailadres via de link in je mail.
         </li>
@@ -134,7 +136,7 @@ const rules = [
 export function RulesPage() {
   return (
     <ContentPage title="Ruilregels" intro="Zeven afspraken die ruilen op Ruilplein eerlijk, veilig en leuk houden.">
-      <ol className="rules">
+      <ol className={styles.rules} data-testid="rules">
         {rules.map(([title, text]) => (
           <li key={title}>
             <h2>{title}</h2>
@@ -151,7 +153,7 @@ export function ContactPage() {
   return (
     <ContentPage title="Contact" intro="Een vraag, een idee of iets wat niet werkt? Mail ons, we antwoorden zo snel mogelijk.">
       <p>
-        <a className="button mail-button" href={`mailto:${contactEmail}`}>
+        <a className={`${buttonClass()} ${styles.mailButton}`} href={`mailto:${contactEmail}`}>
           <Mail aria-hidden="true" size={20} /> {contactEmail}
         </a>
       </p>

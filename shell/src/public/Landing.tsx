@@ -2,8 +2,10 @@ import { Link } from 'react-router-dom';
 import {
   Beer, Handshake, HeartHandshake, Leaf, MapPin, MessageCircle, Package, Quote, ShieldCheck, Sparkles, UserPlus, Wrench,
 } from 'lucide-react';
+import { buttonClass } from '@ruilplein/ui';
 import { ExampleCarousel } from './ExampleCarousel.tsx';
 import { IconRing } from './IconRing.tsx';
+import * as styles from './Landing.module.css';
 
 const tradeTypes = [
   { icon: Package, title: 'Goederen voor goederen', text: 'Ruil je boekenkast, fiets of kinderkleding tegen iets wat jij wel kunt gebruiken.' },
@@ -37,19 +39,19 @@ const testimonials = [
 /** The landing page (spec 1 §2, "/"). */
 export function Landing() {
   return (
-    <div className="landing">
-      <section className="hero">
-        <div className="hero-text">
+    <div>
+      <section className={styles.hero} data-testid="hero">
+        <div>
           <h1>Ruil spullen en diensten met je buren</h1>
           <p>
             Zonder geld, zonder reclame, gewoon gratis: geef wat je niet meer gebruikt een tweede leven en vind wat je zoekt bij
             jou in de buurt.
           </p>
-          <div className="actions">
-            <Link to="/login" className="button">
+          <div className={styles.actions}>
+            <Link to="/login" className={buttonClass()}>
               Begin met ruilen
             </Link>
-            <Link to="/login" className="button secondary">
+            <Link to="/login" className={buttonClass('secondary')}>
               Plaats een dienst
             </Link>
           </div>
@@ -57,11 +59,11 @@ export function Landing() {
         <IconRing />
       </section>
 
-      <section className="landing-section" aria-labelledby="soorten">
+      <section className={styles.section} aria-labelledby="soorten">
         <h2 id="soorten">Wat kun je ruilen?</h2>
-        <ul className="cards">
+        <ul className={styles.cards}>
           {tradeTypes.map(({ icon: Icon, title, text }) => (
-            <li key={title} className="card">
+            <li key={title} className={styles.card}>
               <Icon aria-hidden="true" size={32} />
               <h3>{title}</h3>
               <p>{text}</p>
@@ -70,9 +72,9 @@ export function Landing() {
         </ul>
       </section>
 
-      <section className="landing-section alt" aria-labelledby="hoe">
+      <section className={styles.alt} aria-labelledby="hoe">
         <h2 id="hoe">Hoe werkt het?</h2>
-        <ol className="steps">
+        <ol className={styles.steps}>
           {steps.map(({ title, text }) => (
             <li key={title}>
               <h3>{title}</h3>
@@ -80,17 +82,17 @@ export function Landing() {
             </li>
           ))}
         </ol>
-        <p className="section-outro">
+        <p className={styles.outro}>
           <UserPlus aria-hidden="true" size={18} /> Alleen geregistreerde leden kunnen ruilen.{' '}
           <Link to="/ruilen">Lees hoe ruilen werkt</Link>
         </p>
       </section>
 
-      <section className="landing-section" aria-labelledby="waarom">
+      <section className={styles.section} aria-labelledby="waarom">
         <h2 id="waarom">Waarom Ruilplein?</h2>
-        <ul className="cards three">
+        <ul className={styles.wide}>
           {reasons.map(({ icon: Icon, title, text }) => (
-            <li key={title} className="card">
+            <li key={title} className={styles.card}>
               <Icon aria-hidden="true" size={28} />
               <h3>{title}</h3>
               <p>{text}</p>
@@ -99,15 +101,15 @@ export function Landing() {
         </ul>
       </section>
 
-      <div className="landing-section alt">
+      <div className={styles.alt}>
         <ExampleCarousel />
       </div>
 
-      <section className="landing-section" aria-labelledby="ervaringen">
+      <section className={styles.section} aria-labelledby="ervaringen">
         <h2 id="ervaringen">Wat ruilers zeggen</h2>
-        <ul className="cards">
+        <ul className={styles.cards}>
           {testimonials.map(({ quote, name, place }) => (
-            <li key={name} className="card testimonial">
+            <li key={name} className={`${styles.card} ${styles.testimonial}`}>
               <figure>
                 <Quote aria-hidden="true" size={24} />
                 <blockquote>{quote}</blockquote>
@@ -118,7 +120,7 @@ export function Landing() {
             </li>
           ))}
         </ul>
-        <p className="section-outro">
+        <p className={styles.outro}>
           <MessageCircle aria-hidden="true" size={18} /> Vragen? <Link to="/veelgestelde-vragen">Bekijk de veelgestelde vragen</Link>
         </p>
       </section>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { ContentPage } from './ContentPage.tsx';
+import * as styles from './ContentPage.module.css';
 import { contactEmail } from './site.ts';
 
 const mail = <a href={`mailto:${contactEmail}`}>{contactEmail}</a>;
@@ -76,7 +77,7 @@ export function TermsPage() {
 export function PrivacyPage() {
   return (
     <ContentPage title="Privacyverklaring" intro="Hoe Ruilplein met je gegevens omgaat. We bewaren niet meer dan nodig en verkopen niets.">
-      <p className="updated">
+      <p className={styles.updated}>
         Laatst gewijzigd: <time dateTime="2025-04-18">18 april 2025</time>
       </p>
       <section>

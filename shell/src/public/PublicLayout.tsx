@@ -3,7 +3,9 @@ import { Mail } from 'lucide-react';
 import { AccountMenu } from './AccountMenu.tsx';
 import { Logo } from './Logo.tsx';
 import { contactEmail } from './site.ts';
-import './public.css';
+import { buttonClass } from '@ruilplein/ui';
+import * as logo from './Logo.module.css';
+import * as styles from './PublicLayout.module.css';
 
 /**
  * Header and footer of the public pages (spec 1 §2, "Navigation bar" and "Footer"). Only the public
@@ -11,15 +13,15 @@ import './public.css';
  */
 export function PublicLayout() {
   return (
-    <div className="public">
-      <a className="skip-link" href="#inhoud">
+    <div className={styles.frame}>
+      <a className={styles.skipLink} href="#inhoud">
         Naar de inhoud
       </a>
-      <header className="public-nav">
-        <Link to="/" className="logo" aria-label="Ruilplein, naar de homepage">
+      <header className={styles.nav}>
+        <Link to="/" className={logo.logo} aria-label="Ruilplein, naar de homepage">
           <Logo />
         </Link>
-        <nav aria-label="Hoofdmenu" className="public-links">
+        <nav aria-label="Hoofdmenu" className={styles.links}>
           <NavLink to="/" end>
             HOME
           </NavLink>
@@ -28,7 +30,7 @@ export function PublicLayout() {
         </nav>
         <AccountMenu />
       </header>
-      <main id="inhoud" tabIndex={-1}>
+      <main id="inhoud" className={styles.main} tabIndex={-1}>
         <Outlet />
       </main>
       <Footer />
@@ -57,20 +59,20 @@ const columns = [
 
 function Footer() {
   return (
-    <footer className="public-footer">
-      <section className="footer-banner" aria-labelledby="footer-banner-title">
+    <footer className={styles.footer}>
+      <section className={styles.banner} aria-labelledby="footer-banner-title">
         <h2 id="footer-banner-title">Begin nu met ruilen!</h2>
         <p>Gratis, zonder geld en dicht bij huis: geef je spullen een tweede leven.</p>
-        <div className="actions">
-          <Link to="/register" className="button">
+        <div className={styles.actions}>
+          <Link to="/register" className={buttonClass()}>
             Registreren
           </Link>
-          <Link to="/contact" className="button secondary">
+          <Link to="/contact" className={`${buttonClass()} ${styles.outlined}`}>
             Neem contact op!
           </Link>
         </div>
       </section>
-      <div className="footer-columns">
+      <div className={styles.columns}>
         {columns.map((column) => (
           <nav key={column.title} aria-label={column.title}>
             <h2>{column.title}</h2>
@@ -97,7 +99,10 @@ function Footer() {
           </ul>
         </section>
       </div>
-      <p className="copyright">© {new Date().getFullYear()} Ruilplein. Alle rechten voorbehouden.</p>
+      {/* The prerendered year is the build's: across New Year the browser's may differ, which is fine. */}
+      <p className={styles.copyright} suppressHydrationWarning>
+        © {new Date().getFullYear()} Ruilplein. Alle rechten voorbehouden.
+      </p>
     </footer>
   );
 }
