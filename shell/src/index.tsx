@@ -2,9 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { createQueryClient } from '@ruilplein/ui';
-import { App } from './App.tsx';
-import { PageMeta } from './PageMeta.tsx';
-import { Providers } from './providers.tsx';
+import { Root } from './Root.tsx';
 
 // The same tree as src/prerender.tsx renders at build time: a prerendered page (its HTML already
 // in #root) is hydrated, any other page (app.html, an empty #root) rendered here.
@@ -12,10 +10,7 @@ const root = document.getElementById('root')!;
 const app = (
   <StrictMode>
     <BrowserRouter>
-      <Providers client={createQueryClient()}>
-        <PageMeta />
-        <App />
-      </Providers>
+      <Root client={createQueryClient()} />
     </BrowserRouter>
   </StrictMode>
 );

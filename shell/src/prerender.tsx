@@ -5,10 +5,8 @@ import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { createQueryClient } from '@ruilplein/ui';
-import { App } from './App.tsx';
-import { PageMeta } from './PageMeta.tsx';
 import { shellPages } from './pages.ts';
-import { Providers } from './providers.tsx';
+import { Root } from './Root.tsx';
 
 /** The pages to write, with what their <head> says. */
 export const pages = shellPages.filter((page) => page.prerender);
@@ -19,10 +17,7 @@ export async function render(path: string): Promise<string> {
   const { prelude } = await prerender(
     <StrictMode>
       <StaticRouter location={path}>
-        <Providers client={createQueryClient()}>
-          <PageMeta />
-          <App />
-        </Providers>
+        <Root client={createQueryClient()} />
       </StaticRouter>
     </StrictMode>,
     { onError: (err) => void errors.push(err) },
