@@ -12,8 +12,8 @@ import { chatQueries } from './chat/queries.ts';
 import { chatRoutes } from './chat/routes.ts';
 import type { EventRegistry } from './events.ts';
 import { listingEvents } from './listing/events.ts';
-import { categoryQueries } from './listing/queries.ts';
-import { categoryRoutes } from './listing/routes.ts';
+import { categoryQueries, inventoryQueries } from './listing/queries.ts';
+import { categoryRoutes, listingRoutes, wishlistRoutes } from './listing/routes.ts';
 import { moderationEvents } from './moderation/events.ts';
 import { moderationQueries } from './moderation/queries.ts';
 import { moderationRoutes } from './moderation/routes.ts';
@@ -54,9 +54,9 @@ export const registry = {
     name: 'listing',
     port: 8102,
     prefixes: ['/api/category', '/api/listing*', '/api/wishlist/*', '/uploads/listings/*'],
-    routes: { category: categoryRoutes },
+    routes: { category: categoryRoutes, listing: listingRoutes, wishlist: wishlistRoutes },
     events: listingEvents,
-    queries: { category: categoryQueries },
+    queries: { category: categoryQueries, inventory: inventoryQueries },
   },
   trade: {
     name: 'trade',

@@ -39,6 +39,8 @@ describe('@ruilplein/contracts/browser', () => {
       adminUser: browser.adminUserApi,
       geo: browser.geoApi,
       category: browser.categoryApi,
+      listing: browser.listingApi,
+      wishlist: browser.wishlistApi,
     };
     const refOf = (r: RouteDef) => ({
       service: r.service,

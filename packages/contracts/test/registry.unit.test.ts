@@ -53,7 +53,7 @@ describe('the registry', () => {
     expect(apiRoutes.length).toBe(SERVICE_NAMES.reduce((n, s) => n + routesOf(s).length, 0));
     expect(apiRoutes.length).toBeGreaterThan(15);
     expect(Object.keys(eventRegistry)).toEqual(expect.arrayContaining(['auth.user.registered', 'auth.user.deleted', 'listing.category.created']));
-    expect(queriesOf('listing').map((q) => q.subject)).toEqual(['rpc.listing.category.list']);
+    expect(queriesOf('listing').map((q) => q.subject)).toEqual(['rpc.listing.category.list', 'rpc.listing.inventory.get']);
   });
 
   it('names every service and frontend folder of the repository, so none is started or deployed unchecked', () => {

@@ -4,8 +4,8 @@
 import type { z } from 'zod';
 import type { adminUserRoutes, authRoutes, geoRoutes, userRoutes } from '../auth/routes.ts';
 import { adminUserRefs, authRefs, geoRefs, userRefs } from '../auth/refs.ts';
-import type { categoryRoutes } from '../listing/routes.ts';
-import { categoryRefs } from '../listing/refs.ts';
+import type { categoryRoutes, listingRoutes, wishlistRoutes } from '../listing/routes.ts';
+import { categoryRefs, listingRefs, wishlistRefs } from '../listing/refs.ts';
 import type { RouteDef } from '../routes.ts';
 import type { RouteRef } from './route-ref.ts';
 
@@ -23,3 +23,5 @@ export const userApi = userRefs as unknown as Refs<typeof userRoutes>;
 export const adminUserApi = adminUserRefs as unknown as Refs<typeof adminUserRoutes>;
 export const geoApi = geoRefs as unknown as Refs<typeof geoRoutes>;
 export const categoryApi = categoryRefs as unknown as Refs<typeof categoryRoutes>;
+export const listingApi = listingRefs as unknown as Refs<typeof listingRoutes>;
+export const wishlistApi = wishlistRefs as unknown as Refs<typeof wishlistRoutes>;

@@ -11,5 +11,5 @@ export * from './api.ts';
 export { SERVICE_NAMES, type ServiceName } from '../routes.ts';
 
 export type { AccountStatus, AdminUser, Place, PublicStats, PublicUser, SessionUser, User, UpdateProfileForm, RegisterRequest } from '../auth/routes.ts';
-export type { Category } from '../listing/routes.ts';
+export type { Category, InventoryItem, Listing, ListingCard, ListingFormInput, WishlistEntry } from '../listing/routes.ts';
 export type { ErrorBody } from '../errors.ts';

@@ -2,6 +2,7 @@
 // HTTP answers: other services project them, so they change only compatibly.
 import { z } from 'zod';
 import { defineEvents } from '../events.ts';
+import { LISTING_TYPES } from './rules.ts';
 
 /**
  * A category as announced. `version` counts its announced changes (1 when created); a projection
@@ -16,6 +17,53 @@ export const CategoryEventSchema = z.object({
 });
 export type CategoryEvent = z.infer<typeof CategoryEventSchema>;
 
+/**
+ * A listing as announced: what a search card, a trade and the statistics need, never the full
+ * description or the photos. `version` counts its changes (1 when created). Its place is its
+ * owner's (a listing moves with its owner); absent while the owner has none.
+ */
+export const ListingEventSchema = z.object({
+  id: z.string(),
+  version: z.number().int().positive(),
+  ownerId: z.string(),
+  /** Listed (in search, in offers): false once traded, or when its owner is banned or deleted. */
+  active: z.boolean(),
+  title: z.string(),
+  /** The description's first 200 characters. */
+  excerpt: z.string(),
+  listingType: z.enum(LISTING_TYPES),
+  acceptsItems: z.boolean(),
+  isPremium: z.boolean(),
+  initialValue: z.number().nullable(),
+  categoryIds: z.array(z.string()),
+  imageUrl: z.string(),
+  thumbnailUrl: z.string(),
+  placeholder: z.string(),
+  createdAt: z.iso.datetime(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+});
+export type ListingEvent = z.infer<typeof ListingEventSchema>;
+
+export const ListingDeletedEventSchema = z.object({ id: z.string(), version: z.number().int().positive(), ownerId: z.string() });
+export type ListingDeletedEvent = z.infer<typeof ListingDeletedEventSchema>;
+
+/**
+ * How many active listings a member has now (their public statistics). `version` is the member's
+ * listing counter version in the listing service, so an older count never replaces a newer one.
+ */
+export const ActiveListingsEventSchema = z.object({ userId: z.string(), version: z.number().int().positive(), activeListings: z.number().int().min(0) });
+export type ActiveListingsEvent = z.infer<typeof ActiveListingsEventSchema>;
+
+/** A member put a listing on their wishlist (interest, for 'Trending in je buurt'). */
+export const WishlistAddedEventSchema = z.object({ listingId: z.string(), userId: z.string(), at: z.iso.datetime() });
+export type WishlistAddedEvent = z.infer<typeof WishlistAddedEventSchema>;
+
 export const listingEvents = defineEvents('listing', {
   'listing.category.created': CategoryEventSchema,
+  'listing.listing.created': ListingEventSchema,
+  'listing.listing.updated': ListingEventSchema,
+  'listing.listing.deleted': ListingDeletedEventSchema,
+  'listing.owner.counted': ActiveListingsEventSchema,
+  'listing.wishlist.added': WishlistAddedEventSchema,
 });

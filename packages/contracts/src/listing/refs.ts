@@ -5,3 +5,28 @@ import { defineRefs } from '../routes.ts';
 export const categoryRefs = defineRefs({
   list: { service: 'listing', method: 'get', path: '/api/category', access: 'public' },
 });
+
+// Order matters to the service's router: the fixed paths (`my`, `recommendations`, `user/…`,
+// `inventory/…`) come before `/api/listing/:id`.
+export const listingRefs = defineRefs({
+  search: { service: 'listing', method: 'get', path: '/api/listing', access: 'user' },
+  my: { service: 'listing', method: 'get', path: '/api/listing/my', access: 'user', personal: true },
+  recommendations: { service: 'listing', method: 'get', path: '/api/listing/recommendations', access: 'user', caller: { query: ['userId'] } },
+  // The public profile is fetched without a token (spec 2 §6): a guest sees the public listings.
+  byUser: { service: 'listing', method: 'get', path: '/api/listing/user/:userId', access: 'public' },
+  // A member's inventory for a trade offer: their active listings and the default crate.
+  inventory: { service: 'listing', method: 'get', path: '/api/listing/inventory/:userId', access: 'user' },
+  // Each create or update may carry five photos for the image pipeline: bounded per member.
+  create: { service: 'listing', method: 'post', path: '/api/listing/create', access: 'user', form: true, rateLimit: { per: 'user', points: 30, windowSeconds: 600, name: 'listing-write' } },
+  update: { service: 'listing', method: 'post', path: '/api/listing/update/:id', access: 'user', form: true, rateLimit: { per: 'user', points: 30, windowSeconds: 600, name: 'listing-write' } },
+  delete: { service: 'listing', method: 'delete', path: '/api/listing/delete/:id', access: 'user' },
+  // The offer screen reads a listing without a token (spec 2 §7): a guest may read a public one.
+  get: { service: 'listing', method: 'get', path: '/api/listing/:id', access: 'public' },
+});
+
+export const wishlistRefs = defineRefs({
+  add: { service: 'listing', method: 'post', path: '/api/wishlist/add/:id', access: 'user' },
+  exists: { service: 'listing', method: 'get', path: '/api/wishlist/exists/:id', access: 'user' },
+  delete: { service: 'listing', method: 'delete', path: '/api/wishlist/delete/:listingId', access: 'user' },
+  my: { service: 'listing', method: 'get', path: '/api/wishlist/my', access: 'user', personal: true },
+});

@@ -1,8 +1,25 @@
 // The listing service's HTTP routes. Each route spreads its zod-free ref (refs.ts) and adds what the
 // service validates with.
 import { z } from 'zod';
+import { MessageSchema } from '../auth/routes.ts';
 import { defineRoute, type RouteDef } from '../routes.ts';
-import { categoryRefs } from './refs.ts';
+import { categoryRefs, listingRefs, wishlistRefs } from './refs.ts';
+import {
+  BARTER_MODES,
+  LISTING_DESCRIPTION_MAX_LENGTH,
+  LISTING_MESSAGES,
+  LISTING_PHOTOS_MAX,
+  LISTING_PHOTOS_MAX_TOTAL_BYTES,
+  LISTING_TITLE_MAX_LENGTH,
+  LISTING_TYPES,
+  listingValueProblem,
+  parseListingValue,
+  RECOMMENDATION_RADII_KM,
+  SEARCH_MAX_DISTANCE_KM,
+  SEARCH_MAX_TAKE,
+  SEARCH_MESSAGES,
+  SEARCH_PAGE_SIZE,
+} from './rules.ts';
 
 export const CategorySchema = z
   .object({
@@ -22,3 +39,289 @@ export const categoryRoutes = {
     response: z.array(CategorySchema),
   }),
 } satisfies Record<keyof typeof categoryRefs, RouteDef>;
+
+// Listings
+
+/** `item` or `service`, in any case (the seed sends both `item` and `Item`). */
+export const ListingTypeSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+  z.enum(LISTING_TYPES, { error: LISTING_MESSAGES.invalidType }),
+);
+
+/** A form's yes/no: `true`/`false` in any case, `on`, `1`/`0`; absent is no. */
+const FormBoolean = z.preprocess((v) => {
+  const text = Array.isArray(v) ? v[0] : v;
+  if (text === undefined || text === null || text === '') return false;
+  if (typeof text === 'boolean') return text;
+  const t = String(text).trim().toLowerCase();
+  return t === 'true' || t === 'on' || t === '1' ? true : t === 'false' || t === 'off' || t === '0' ? false : t;
+}, z.boolean({ error: 'Kies ja of nee.' }));
+
+const text = (max: number, required: string, tooLong: string) =>
+  z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string({ error: required }).trim().min(1, required).max(max, tooLong));
+
+/**
+ * The fields of the add and edit forms (multipart). The seed names them differently per call
+ * (`title` on create, `Title` on update): names are matched without regard to case.
+ * `initialValue` with a dot or comma, empty for none; `CategoryIDs` repeated or comma-separated.
+ */
+export const ListingFormSchema = z
+  .preprocess(
+    (raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k.toLowerCase(), v])) : raw),
+    z.object({
+      title: text(LISTING_TITLE_MAX_LENGTH, LISTING_MESSAGES.titleRequired, LISTING_MESSAGES.titleTooLong),
+      description: text(LISTING_DESCRIPTION_MAX_LENGTH, LISTING_MESSAGES.descriptionRequired, LISTING_MESSAGES.descriptionTooLong),
+      initialvalue: z
+        .preprocess((v) => (Array.isArray(v) ? v[0] : v), z.union([z.string(), z.number()]).optional())
+        .transform((v, ctx) => {
+          const value = typeof v === 'number' ? v : v === undefined ? undefined : parseListingValue(v);
+          const problem = listingValueProblem(value);
+          if (problem) {
+            ctx.addIssue({ code: 'custom', message: problem });
+            return z.NEVER;
+          }
+          // Whole cents: the value is kept and compared in cents.
+          return value === undefined ? null : Math.round(value * 100) / 100;
+        }),
+      ispremium: FormBoolean,
+      listingtype: ListingTypeSchema,
+      acceptsitems: FormBoolean,
+      categoryids: z
+        .preprocess(
+          (v) =>
+            (Array.isArray(v) ? v : v === undefined ? [] : [v])
+              .flatMap((item) => String(item).split(','))
+              .map((id) => id.trim())
+              .filter(Boolean),
+          z.array(z.string().max(60, LISTING_MESSAGES.unknownCategory)).min(1, LISTING_MESSAGES.categoryRequired).max(20, LISTING_MESSAGES.unknownCategory),
+        )
+        .transform((ids) => [...new Set(ids)]),
+    }),
+  )
+  .transform((f) => ({
+    title: f.title,
+    description: f.description,
+    initialValue: f.initialvalue,
+    isPremium: f.ispremium,
+    listingType: f.listingtype,
+    // Only a service can accept items in exchange (spec 2 §4).
+    acceptsItems: f.listingtype === 'service' && f.acceptsitems,
+    categoryIds: f.categoryids,
+  }))
+  .meta({ id: 'ListingForm' });
+export type ListingForm = z.output<typeof ListingFormSchema>;
+export type ListingFormInput = {
+  title?: string;
+  Title?: string;
+  description?: string;
+  Description?: string;
+  initialValue?: string;
+  isPremium?: string | boolean;
+  IsPremium?: string | boolean;
+  listingType?: string;
+  ListingType?: string;
+  acceptsItems?: string | boolean;
+  AcceptsItems?: string | boolean;
+  CategoryIDs?: string | string[];
+};
+
+/** Photos of the add (`images`) and edit (`Images`) forms: each file at most the total, the total checked by the service. */
+const photoField = { maxBytes: LISTING_PHOTOS_MAX_TOTAL_BYTES, maxCount: LISTING_PHOTOS_MAX, tooLarge: LISTING_MESSAGES.photosTooLarge };
+export const LISTING_PHOTO_FIELDS = { images: photoField, Images: photoField };
+
+export const ListingOwnerSchema = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), city: z.string().optional() }).meta({ id: 'ListingOwner' });
+
+export const ListingPhotoSchema = z
+  .object({
+    /** The photo as re-encoded (WebP, at most 1600 px), immutable under /uploads/listings/. */
+    imageUrl: z.string(),
+    /** 480 px wide, for cards. */
+    thumbnailUrl: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
+  .meta({ id: 'ListingPhoto' });
+
+const listingFields = {
+  id: z.string(),
+  title: z.string(),
+  /** The first photo (relative path), as the seed's cards use it. */
+  imageUrl: z.string(),
+  thumbnailUrl: z.string(),
+  /** A tiny blurred stand-in for the first photo (a data: URL), shown while it loads. */
+  placeholder: z.string(),
+  listingType: z.enum(LISTING_TYPES),
+  acceptsItems: z.boolean(),
+  /** Visible to Premium members only. */
+  isPremium: z.boolean(),
+  /** Estimated value in euro, two decimals; null when none was given. */
+  initialValue: z.number().nullable(),
+  createdAt: z.iso.datetime(),
+  isActive: z.boolean(),
+  listingCategories: z.array(CategorySchema),
+  /** From the caller's own place, great-circle, one decimal; null when either place is unknown. */
+  distanceInKm: z.number().nullable(),
+  user: ListingOwnerSchema,
+};
+
+export const ListingSchema = z
+  .object({ ...listingFields, description: z.string(), listingPhotos: z.array(ListingPhotoSchema) })
+  .meta({ id: 'Listing' });
+export type Listing = z.infer<typeof ListingSchema>;
+
+/** A listing in a result list: the card's fields, its description cut to 200 characters. */
+export const ListingCardSchema = z.object({ ...listingFields, description: z.string() }).meta({ id: 'ListingCard' });
+export type ListingCard = z.infer<typeof ListingCardSchema>;
+
+const queryNumber = (message: string, check: (n: number) => boolean) =>
+  z.preprocess(
+    (v) => (Array.isArray(v) ? v[0] : v),
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined || v === '') return undefined;
+        const n = Number(v.replace(',', '.'));
+        if (!/^-?\d+([.,]\d+)?$/.test(v) || !check(n)) {
+          ctx.addIssue({ code: 'custom', message });
+          return z.NEVER;
+        }
+        return n;
+      }),
+  );
+
+const queryEnum = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
+  z.preprocess((v) => {
+    const first = Array.isArray(v) ? v[0] : v;
+    return typeof first === 'string' && first.trim() ? first.trim().toLowerCase() : undefined;
+  }, z.enum(values, { error: message }).optional());
+
+export const ListingSearchQuerySchema = z
+  .object({
+    page: queryNumber(SEARCH_MESSAGES.invalidPage, (n) => Number.isInteger(n) && n >= 1 && n <= 10_000),
+    take: queryNumber(SEARCH_MESSAGES.invalidTake, (n) => Number.isInteger(n) && n >= 1 && n <= SEARCH_MAX_TAKE),
+    minValue: queryNumber(SEARCH_MESSAGES.invalidValue, (n) => n >= 0 && n <= 1_000_000),
+    maxValue: queryNumber(SEARCH_MESSAGES.invalidValue, (n) => n >= 0 && n <= 1_000_000),
+    distanceKm: queryNumber(SEARCH_MESSAGES.invalidDistance, (n) => n > 0 && n <= SEARCH_MAX_DISTANCE_KM),
+    /** true: only Premium listings; false or absent: every listing the caller may see. */
+    premium: queryEnum(['true', 'false'] as const, SEARCH_MESSAGES.invalidPremium).transform((v) => v === 'true'),
+    /** A comma list (or repeated). */
+    categoryIds: z
+      .preprocess(
+        (v) =>
+          (Array.isArray(v) ? v : v === undefined ? [] : [v])
+            .flatMap((item) => String(item).split(','))
+            .map((id) => id.trim())
+            .filter(Boolean),
+        z.array(z.string().max(60, SEARCH_MESSAGES.invalidCategory)).max(50, SEARCH_MESSAGES.invalidCategory),
+      )
+      .optional(),
+    listingType: queryEnum(LISTING_TYPES, SEARCH_MESSAGES.invalidType),
+    barterMode: queryEnum(BARTER_MODES, SEARCH_MESSAGES.invalidBarterMode),
+  })
+  .transform((q) => ({ ...q, page: q.page ?? 1, take: q.take ?? SEARCH_PAGE_SIZE, categoryIds: q.categoryIds ?? [] }))
+  .refine((q) => q.minValue === undefined || q.maxValue === undefined || q.minValue <= q.maxValue, { message: SEARCH_MESSAGES.valueRange, path: ['minValue'] });
+export type ListingSearchQuery = z.output<typeof ListingSearchQuerySchema>;
+
+export const RecommendationsQuerySchema = z.object({
+  userId: z.string().min(1).max(60),
+  radiusKm: z.preprocess(
+    (v) => (v === undefined || v === '' ? 25 : Number(Array.isArray(v) ? v[0] : v)),
+    z.number().refine((n) => (RECOMMENDATION_RADII_KM as readonly number[]).includes(n), SEARCH_MESSAGES.invalidRadius),
+  ),
+  page: queryNumber(SEARCH_MESSAGES.invalidPage, (n) => Number.isInteger(n) && n >= 1 && n <= 1000).transform((p) => p ?? 1),
+});
+
+const IdParams = z.object({ id: z.string().min(1).max(60) });
+
+/** One entry of a member's inventory for a trade offer: an active listing of theirs, or the default crate. */
+export const InventoryItemSchema = z
+  .object({
+    listingID: z.string(),
+    /** The item's owner. */
+    userID: z.string(),
+    title: z.string(),
+    description: z.string(),
+    imageUrl: z.string(),
+    thumbnailUrl: z.string(),
+    /** The crate of beer every member has (DEFAULT_CRATE): not a stored listing. */
+    isDefault: z.boolean(),
+  })
+  .meta({ id: 'InventoryItem' });
+export type InventoryItem = z.infer<typeof InventoryItemSchema>;
+
+export const listingRoutes = {
+  search: defineRoute({
+    ...listingRefs.search,
+    summary:
+      'Zoeken rond de eigen woonplaats (15 per pagina): afstand, waarde, premium, categorieën, type en ruilbeleid; nieuwste eerst, stabiel over pagina’s',
+    query: ListingSearchQuerySchema,
+    response: z.array(ListingCardSchema),
+  }),
+  my: defineRoute({ ...listingRefs.my, summary: 'Eigen listings, actief en inactief, nieuwste eerst', response: z.array(ListingSchema) }),
+  recommendations: defineRoute({
+    ...listingRefs.recommendations,
+    summary: 'Trending in je buurt: binnen de straal, premium eerst, dan recente belangstelling en nieuwheid (6 per pagina)',
+    query: RecommendationsQuerySchema,
+    response: z.array(ListingCardSchema),
+  }),
+  byUser: defineRoute({
+    ...listingRefs.byUser,
+    summary: 'De actieve listings van een lid die de vrager mag zien',
+    params: z.object({ userId: z.string().min(1).max(60) }),
+    response: z.array(ListingSchema),
+  }),
+  inventory: defineRoute({
+    ...listingRefs.inventory,
+    summary: 'Inventaris voor een ruilaanbod: de actieve listings van het lid die de vrager mag zien, plus het standaard Krat Bier',
+    params: z.object({ userId: z.string().min(1).max(60) }),
+    response: z.array(InventoryItemSchema),
+  }),
+  create: defineRoute({
+    ...listingRefs.create,
+    summary: 'Listing plaatsen (multipart: velden, herhaalde CategoryIDs, 1 tot 5 afbeeldingen in images, samen tot 20 MB)',
+    form: { files: LISTING_PHOTO_FIELDS },
+    body: ListingFormSchema,
+    response: MessageSchema.extend({ listing: ListingSchema }),
+    status: 201,
+  }),
+  update: defineRoute({
+    ...listingRefs.update,
+    summary: 'Eigen listing bewerken (multipart; nieuwe afbeeldingen in Images vervangen de oude, geen afbeeldingen houdt ze)',
+    params: IdParams,
+    form: { files: LISTING_PHOTO_FIELDS },
+    body: ListingFormSchema,
+    response: MessageSchema.extend({ listing: ListingSchema }),
+  }),
+  delete: defineRoute({ ...listingRefs.delete, summary: 'Listing verwijderen (eigenaar of beheerder)', params: IdParams, response: MessageSchema }),
+  get: defineRoute({
+    ...listingRefs.get,
+    summary: 'Eén listing; een premium-listing alleen voor premium leden, een nieuwe (jonger dan 6 uur) alleen voor premium leden en de eigenaar',
+    params: IdParams,
+    response: ListingSchema,
+  }),
+} satisfies Record<keyof typeof listingRefs, RouteDef>;
+
+// Wishlist
+
+export const WishlistEntrySchema = z
+  .object({
+    id: z.string(),
+    createdAt: z.iso.datetime(),
+    listing: z.object({ id: z.string(), title: z.string(), description: z.string(), imageUrl: z.string(), thumbnailUrl: z.string(), placeholder: z.string() }),
+  })
+  .meta({ id: 'WishlistEntry' });
+export type WishlistEntry = z.infer<typeof WishlistEntrySchema>;
+
+export const wishlistRoutes = {
+  add: defineRoute({ ...wishlistRefs.add, summary: 'Op het verlanglijstje zetten (tweemaal is eenmaal; niet de eigen listing)', params: IdParams, response: MessageSchema }),
+  exists: defineRoute({ ...wishlistRefs.exists, summary: 'Of de listing op het eigen verlanglijstje staat', params: IdParams, response: z.object({ isWishlisted: z.boolean() }) }),
+  delete: defineRoute({
+    ...wishlistRefs.delete,
+    summary: 'Van het verlanglijstje halen',
+    params: z.object({ listingId: z.string().min(1).max(60) }),
+    response: MessageSchema,
+  }),
+  my: defineRoute({ ...wishlistRefs.my, summary: 'Het eigen verlanglijstje, nieuwste eerst; listings die niet meer zichtbaar zijn vallen weg', response: z.array(WishlistEntrySchema) }),
+} satisfies Record<keyof typeof wishlistRefs, RouteDef>;

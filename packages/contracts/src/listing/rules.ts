@@ -38,9 +38,59 @@ export const LISTING_MESSAGES = {
   photosTooLarge: 'De totale bestandsgrootte mag niet meer dan 20MB zijn.',
   photoNotImage: 'Alleen afbeeldingen zijn toegestaan.',
   categoryRequired: 'Selecteer minstens 1 categorie.',
+  unknownCategory: 'Onbekende categorie.',
   premiumCategoryOnly: 'Alleen voor premium leden',
+  premiumCategoryRefused: 'Alleen premium leden kunnen premium categorieën kiezen.',
+  premiumListingRefused: 'Alleen premium leden kunnen een listing alleen voor premium leden plaatsen.',
+  invalidType: 'Kies Item of Dienst.',
+  activeLimit: 'Je hebt al 5 actieve listings. Word Premium om onbeperkt listings te plaatsen.',
+  notOwner: 'Je kunt alleen je eigen listings wijzigen.',
   notFound: 'Listing niet gevonden.',
+  deleted: 'Listing succesvol verwijderd.',
+  created: 'Listing succesvol toegevoegd!',
+  updated: 'Listing succesvol bijgewerkt!',
 } as const;
+
+/** Search parameters (GET /api/listing, /api/listing/recommendations): a malformed one is a 400 with its message. */
+export const SEARCH_MESSAGES = {
+  invalidPage: 'Ongeldige pagina.',
+  invalidTake: 'Vraag 1 tot 50 listings per pagina.',
+  invalidDistance: 'Ongeldige afstand: kies 1 tot 500 km.',
+  invalidValue: 'Ongeldige waarde: gebruik een bedrag van 0 tot 1.000.000 euro.',
+  valueRange: 'De minimale waarde is hoger dan de maximale.',
+  invalidCategory: 'Ongeldige categorie.',
+  invalidType: 'Ongeldig type: kies item of service.',
+  invalidBarterMode: 'Ongeldig ruilbeleid: kies all, services_only of services_or_items.',
+  invalidPremium: 'Ongeldige premiumfilter: kies true of false.',
+  invalidRadius: 'Kies een straal van 1, 5, 10 of 25 km.',
+} as const;
+
+export const WISHLIST_MESSAGES = {
+  ownListing: 'Je kunt je eigen listing niet aan je verlanglijstje toevoegen.',
+  added: 'Toegevoegd aan je verlanglijstje.',
+  removed: 'Verwijderd uit je verlanglijstje.',
+  notOnList: 'Deze listing staat niet op je verlanglijstje.',
+} as const;
+
+/** Search and services pages (spec 2 §9). */
+export const SEARCH_PAGE_SIZE = 15;
+export const SEARCH_MAX_TAKE = 50;
+export const SEARCH_DEFAULT_DISTANCE_KM = 25;
+export const SEARCH_MAX_DISTANCE_KM = 500;
+/** The dashboard's 'Trending in je buurt' (spec 1 §2): these radii, six cards a page. */
+export const RECOMMENDATION_RADII_KM = [1, 5, 10, 25] as const;
+export const RECOMMENDATION_PAGE_SIZE = 6;
+/** A listing is shown to Premium members (and its owner) only, this long after it is placed (spec: Premium sees new listings 6 hours earlier). */
+export const PREMIUM_HEAD_START_HOURS = 6;
+
+export const BARTER_MODES = ['all', 'services_only', 'services_or_items'] as const;
+export type BarterMode = (typeof BARTER_MODES)[number];
+
+/**
+ * The crate of beer every member has by default (spec 2 §1, the public texts): not a stored listing
+ * but a fixed item in everyone's inventory, with this id and the member's own id as its owner.
+ */
+export const DEFAULT_CRATE = { listingID: 'krat-bier', title: 'Krat Bier', imageUrl: '/uploads/listings/krat-bier.webp' } as const;
 
 /**
  * The value field as typed (a comma counts as decimal point, spec 2 §5): undefined when empty,
