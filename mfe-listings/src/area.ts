@@ -5,13 +5,13 @@ import type { AreaDeclaration } from '@ruilplein/ui/area';
 export default {
   mount: 'dashboard',
   pages: [
-    { path: 'search', title: 'Aanbod' },
+    { path: 'search', title: 'Zoeken' },
     { path: 'services', title: 'Ruil-diensten' },
-    { path: 'listing/:id', title: 'Advertentie', example: '/dashboard/listing/1' },
-    { path: 'my-listings', title: 'Mijn advertenties' },
-    { path: 'add-listing', title: 'Advertentie plaatsen' },
-    { path: 'edit-listing/:id', title: 'Advertentie bewerken', example: '/dashboard/edit-listing/1' },
-    { path: 'wishlist', title: 'Verlanglijstje' },
+    { path: 'listing/:id', title: 'Listing', example: '/dashboard/listing/1' },
+    { path: 'my-listings', title: 'Mijn Listings' },
+    { path: 'add-listing', title: 'Nieuwe Listing Toevoegen' },
+    { path: 'edit-listing/:id', title: 'Listing Bewerken', example: '/dashboard/edit-listing/1' },
+    { path: 'wishlist', title: 'Mijn Verlanglijstje' },
     { path: 'user/:id', title: 'Profiel', example: '/dashboard/user/1' },
   ],
   menu: [

@@ -1,6 +1,17 @@
-import { AreaRoutes, ComingSoon } from '@ruilplein/ui';
+import { lazy } from 'react';
+import { AreaRoutes } from '@ruilplein/ui';
 import area from './area.ts';
-import { CategoriesPage } from './categories/CategoriesPage.tsx';
+
+// Each page is a chunk of its own, loaded when visited: a first visit of the search page does not
+// download the listing form, the profile or the wishlist (the shell's area shows a spinner meanwhile).
+const SearchPage = lazy(() => import('./search/SearchPage.tsx').then((m) => ({ default: m.SearchPage })));
+const ServicesPage = lazy(() => import('./services/ServicesPage.tsx').then((m) => ({ default: m.ServicesPage })));
+const ListingDetail = lazy(() => import('./detail/ListingDetail.tsx').then((m) => ({ default: m.ListingDetail })));
+const MyListingsPage = lazy(() => import('./my-listings/MyListingsPage.tsx').then((m) => ({ default: m.MyListingsPage })));
+const AddListingPage = lazy(() => import('./form/AddListingPage.tsx').then((m) => ({ default: m.AddListingPage })));
+const EditListingPage = lazy(() => import('./form/EditListingPage.tsx').then((m) => ({ default: m.EditListingPage })));
+const WishlistPage = lazy(() => import('./wishlist/WishlistPage.tsx').then((m) => ({ default: m.WishlistPage })));
+const PublicProfilePage = lazy(() => import('./profile/PublicProfilePage.tsx').then((m) => ({ default: m.PublicProfilePage })));
 
 /** The listings area; the shell mounts it at /dashboard, so the paths of area.ts are relative to that. */
 export default function ListingsRoutes() {
@@ -8,15 +19,14 @@ export default function ListingsRoutes() {
     <AreaRoutes
       area={area}
       screens={{
-        // The future 'Aanbod' search page; for now the categories it will filter by.
-        search: <CategoriesPage />,
-        services: <ComingSoon title="Ruil-diensten" />,
-        'listing/:id': <ComingSoon title="Advertentie" />,
-        'my-listings': <ComingSoon title="Mijn advertenties" />,
-        'add-listing': <ComingSoon title="Advertentie plaatsen" />,
-        'edit-listing/:id': <ComingSoon title="Advertentie bewerken" />,
-        wishlist: <ComingSoon title="Verlanglijstje" />,
-        'user/:id': <ComingSoon title="Profiel" />,
+        search: <SearchPage />,
+        services: <ServicesPage />,
+        'listing/:id': <ListingDetail />,
+        'my-listings': <MyListingsPage />,
+        'add-listing': <AddListingPage />,
+        'edit-listing/:id': <EditListingPage />,
+        wishlist: <WishlistPage />,
+        'user/:id': <PublicProfilePage />,
       }}
     />
   );

@@ -3,6 +3,7 @@
 // listed gets inputs made from its schemas (infra/checks/src/routes.ts dummyInput).
 import { randomUUID } from 'node:crypto';
 import { DEMO_PASSWORD } from '../../../services/auth/src/seed/seed.ts';
+import { DEMO_LISTINGS, demoListingIdByTitle } from '../../../services/listing/src/seed/demo.ts';
 import { ACCOUNT_EMAILS, type Role, type SignedInRole } from '../src/platform.ts';
 import type { Expectation } from '../src/matrix.ts';
 import type { RequestInput } from '../src/routes.ts';
@@ -41,6 +42,24 @@ const ownAndOthers = ({ ids }: FixtureContext): Sample[] => [
   { name: "other member's id", params: { id: ids.other } },
 ];
 
+/** A member's id and another member's as the `userId` of a route about a member. */
+const ownAndOtherMembers = ({ ids }: FixtureContext): Sample[] => [
+  { name: "member's id", params: { userId: ids.member } },
+  { name: "other member's id", params: { userId: ids.other } },
+];
+
+/**
+ * Listings local mode seeds for the demo members (services/listing/src/seed/demo.ts; their ids
+ * follow from the owner's id): the member's bike (public, days old), the admin's turntable
+ * (premium-only) and tent (public).
+ */
+const memberBike = ({ ids }: FixtureContext) => demoListingIdByTitle(ids.member, 'Stadsfiets met drie versnellingen');
+const adminTurntable = ({ ids }: FixtureContext) => demoListingIdByTitle(ids.admin, 'Platenspeler Technics SL-1200');
+const adminTent = ({ ids }: FixtureContext) => demoListingIdByTitle(ids.admin, 'Tent voor vier personen');
+const bike = DEMO_LISTINGS.find((l) => l.title === 'Stadsfiets met drie versnellingen')!;
+/** The edit form (its field names) with the bike's own content. */
+const bikeForm = { Title: bike.title, Description: bike.description, ListingType: bike.listingType, initialValue: String(bike.initialValue), CategoryIDs: bike.categoryIds };
+
 export const FIXTURES: Record<string, Fixture> = {
   // A new address per call: the generated one is taken after the first call (409).
   'POST /api/auth/register': {
@@ -65,4 +84,34 @@ export const FIXTURES: Record<string, Fixture> = {
   // Admin actions on an account nobody has: the matrix must not delete or change a real one.
   'DELETE /api/admin/delete/:id': { destructive: true, samples: () => [{ name: 'unknown id', params: { id: NOBODY } }] },
   'POST /api/user/activate/:id': { samples: () => [{ name: 'unknown id', params: { id: NOBODY } }] },
+  'GET /api/listing/:id': {
+    samples: (ctx) => [
+      { name: "member's public listing", params: { id: memberBike(ctx) } },
+      { name: 'premium-only listing', params: { id: adminTurntable(ctx) } },
+    ],
+  },
+  // userId names the caller (a declared caller field): the base call names the caller, the matrix adds another member's.
+  'GET /api/listing/recommendations': { samples: ({ role, ids }) => [{ name: 'own id', query: { userId: ids[role === 'guest' ? 'member' : role] } }] },
+  'GET /api/listing/user/:userId': { samples: ownAndOtherMembers },
+  'GET /api/listing/inventory/:userId': { samples: ownAndOtherMembers },
+  // Valid fields without photos (the photos stay), the listing's own content: only its owner may save.
+  'POST /api/listing/update/:id': {
+    samples: (ctx) => [
+      {
+        name: "member's listing",
+        params: { id: memberBike(ctx) },
+        body: bikeForm,
+        expect: { other: 403, premium: 403, admin: 403 },
+        why: "someone else's listing: only its owner edits it (an admin may delete it, not edit it)",
+      },
+    ],
+  },
+  // The admin's own listing, deleted by the admin last (ROLES order): everyone before is refused.
+  'DELETE /api/listing/delete/:id': {
+    samples: (ctx) => [
+      { name: "admin's listing", params: { id: adminTent(ctx) }, expect: { member: 403, other: 403, premium: 403 }, why: "someone else's listing: only its owner or an admin deletes it" },
+    ],
+  },
+  // The member's own listing is a 400 for the member (not one's own), an add for the others.
+  'POST /api/wishlist/add/:id': { samples: (ctx) => [{ name: "member's listing", params: { id: memberBike(ctx) } }] },
 };

@@ -58,7 +58,7 @@ export interface RouteDef<
    * A form body (multipart/form-data or urlencoded) instead of JSON: `body` validates its text
    * fields (a repeated field arrives as an array), `files` declares each file field.
    */
-  form?: { files: Record<string, FileFieldDef> };
+  form?: { files: Record<string, FileFieldDef>; total?: FormTotalDef };
   /** Status of a successful answer; 200 unless said otherwise. */
   status?: number;
 }
@@ -70,6 +70,19 @@ export interface FileFieldDef {
   maxCount?: number;
   /** Dutch message for a file over `maxBytes`. */
   tooLarge: string;
+}
+
+/**
+ * Limits over all file fields of a form together (fields that are two names for one set of files):
+ * the body is never read beyond `maxBytes` (plus room for the text fields), instead of the sum of
+ * every field's own limit.
+ */
+export interface FormTotalDef {
+  maxBytes: number;
+  maxCount: number;
+  /** Dutch messages for files over `maxBytes` together, and for more than `maxCount`. */
+  tooLarge: string;
+  tooMany: string;
 }
 
 /**

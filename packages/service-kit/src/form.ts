@@ -29,11 +29,12 @@ export async function readForm(req: Request, form: NonNullable<RouteDef['form']>
   const type = req.headers['content-type'] ?? '';
   if (!FORM_TYPES.test(type)) throw badRequest(MESSAGES.notAForm);
   const declared = Object.entries(form.files);
-  const cap = FIELDS_ALLOWANCE + declared.reduce((sum, [, f]) => sum + f.maxBytes * (f.maxCount ?? 1), 0);
+  const { total } = form;
+  const cap = FIELDS_ALLOWANCE + (total?.maxBytes ?? declared.reduce((sum, [, f]) => sum + f.maxBytes * (f.maxCount ?? 1), 0));
   const raw = await readCapped(req, cap);
   if (!raw) {
-    // Only a file can make a form that large; with one file field, say which limit it broke.
-    throw badRequest(declared.length === 1 ? declared[0]![1].tooLarge : MESSAGES.tooLarge);
+    // Only a file can make a form that large; with one file field (or a total), say which limit it broke.
+    throw badRequest(total?.tooLarge ?? (declared.length === 1 ? declared[0]![1].tooLarge : MESSAGES.tooLarge));
   }
 
   let data: FormData;
@@ -45,6 +46,8 @@ export async function readForm(req: Request, form: NonNullable<RouteDef['form']>
 
   const fields: ParsedForm['fields'] = {};
   const files: ParsedForm['files'] = {};
+  let count = 0;
+  let bytes = 0;
   for (const [name, value] of data) {
     if (typeof value === 'string') {
       const seen = fields[name];
@@ -57,7 +60,11 @@ export async function readForm(req: Request, form: NonNullable<RouteDef['form']>
     if (!def) throw badRequest(MESSAGES.invalidInput, [{ path: `files.${name}`, message: MESSAGES.unexpectedFile }]);
     if (value.size > def.maxBytes) throw badRequest(def.tooLarge, [{ path: `files.${name}`, message: def.tooLarge }]);
     const list = (files[name] ??= []);
-    if (list.length === (def.maxCount ?? 1)) throw badRequest(MESSAGES.tooManyFiles, [{ path: `files.${name}`, message: MESSAGES.tooManyFiles }]);
+    const tooMany = total?.tooMany ?? MESSAGES.tooManyFiles;
+    if (list.length === (def.maxCount ?? 1) || (total && count === total.maxCount)) throw badRequest(tooMany, [{ path: `files.${name}`, message: tooMany }]);
+    count += 1;
+    bytes += value.size;
+    if (total && bytes > total.maxBytes) throw badRequest(total.tooLarge, [{ path: `files.${name}`, message: total.tooLarge }]);
     list.push({ filename: value.name, declaredType: value.type, size: value.size, data: Buffer.from(await value.arrayBuffer()) });
   }
   return { fields, files };

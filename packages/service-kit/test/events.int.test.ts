@@ -262,6 +262,14 @@ describe('versioned projections', () => {
     expect(results[1]).toBe(true);
   });
 
+  it('removes the fields a newer state no longer has, in the same write', async () => {
+    expect(await applyIfNewer(items(), 'i4', 1, { title: 'met stad', city: 'Utrecht' })).toBe(true);
+    expect(await applyIfNewer(items(), 'i4', 2, { title: 'zonder stad' }, { unset: ['city'] })).toBe(true);
+    expect(await items().findOne({ _id: 'i4' })).toEqual({ _id: 'i4', title: 'zonder stad', version: 2 });
+    expect(await applyIfNewer(items(), 'i4', 1, { title: 'oud', city: 'Delft' }, { unset: ['x'] })).toBe(false);
+    expect(await items().findOne({ _id: 'i4' })).toEqual({ _id: 'i4', title: 'zonder stad', version: 2 });
+  });
+
   it('applies to a document that has no version yet', async () => {
     await items().insertOne({ _id: 'i3', title: 'zonder versie' });
     expect(await applyIfNewer(items(), 'i3', 1, { title: 'met versie' })).toBe(true);

@@ -34,6 +34,20 @@ const routes = {
     body: z.object({}),
     response: z.object({ files: z.number() }),
   }),
+  // Two names for one set of files, limited together.
+  pair: defineRoute({
+    service: 'listing',
+    method: 'post',
+    path: '/pair',
+    summary: 'two fields, one total',
+    access: 'public',
+    form: {
+      files: { images: { maxBytes: 10 * KB, maxCount: 3, tooLarge: 'Samen te groot.' }, Images: { maxBytes: 10 * KB, maxCount: 3, tooLarge: 'Samen te groot.' } },
+      total: { maxBytes: 10 * KB, maxCount: 3, tooLarge: 'Samen te groot.', tooMany: 'Hoogstens 3.' },
+    },
+    body: z.object({}),
+    response: z.object({ files: z.number() }),
+  }),
 };
 
 let issuer: TestIssuer;
@@ -52,6 +66,7 @@ beforeAll(async () => {
         files: Object.fromEntries(Object.entries(files).map(([k, list]) => [k, list.map(summary)])),
       }));
       api.handle(routes.single, ({ files }) => ({ files: Object.keys(files).length }));
+      api.handle(routes.pair, ({ files }) => ({ files: Object.values(files).flat().length }));
     },
   });
   server = await listen(app);
@@ -147,6 +162,22 @@ describe('form routes', () => {
     });
     expect(broken.status).toBe(400);
     expect(await json(broken)).toEqual({ message: 'De invoer is geen geldig formulier.' });
+  });
+
+  it('limits the files of all fields together when the route declares a total', async () => {
+    const file = (field: string, size: number, name: string): [string, Blob, string] => [field, new Blob([Buffer.alloc(size)]), name];
+    const fits = await send('/pair', formOf([file('images', 3 * KB, 'a'), file('Images', 3 * KB, 'b'), file('images', 3 * KB, 'c')]));
+    expect(await json(fits)).toEqual({ files: 3 });
+    const four = await send('/pair', formOf([file('images', 1, 'a'), file('Images', 1, 'b'), file('images', 1, 'c'), file('Images', 1, 'd')]));
+    expect(four.status).toBe(400);
+    expect((await json(four)).message).toBe('Hoogstens 3.');
+    const together = await send('/pair', formOf([file('images', 6 * KB, 'a'), file('Images', 6 * KB, 'b')]));
+    expect(together.status).toBe(400);
+    expect((await json(together)).message).toBe('Samen te groot.');
+    // Far over the total (not the sum of the fields' own limits): read to the end, not kept.
+    const huge = await send('/pair', formOf([file('images', 200 * KB, 'a')]));
+    expect(huge.status).toBe(400);
+    expect((await json(huge)).message).toBe('Samen te groot.');
   });
 
   it('checks the token before reading the form', async () => {

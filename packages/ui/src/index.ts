@@ -3,7 +3,7 @@ import './tokens.css';
 
 export { ApiError } from './api.ts';
 export { buttonClass, type ButtonVariant } from './button.ts';
-export { request, type RequestOptions } from './client.ts';
+export { renewSession, request, type RequestOptions } from './client.ts';
 export { formatDate, formatDistance } from './format.ts';
 export { useHydrated } from './hydrated.ts';
 export { ComingSoon, EmptyState, ErrorMessage, Page, Spinner } from './layout.tsx';

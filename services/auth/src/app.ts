@@ -29,6 +29,7 @@ import { geoHttp } from './geo/routes.ts';
 import { createPlaceSearch, geoConfig } from './geo/search.ts';
 import { devMailRoutes, devOutboxMailer, smtpMailer, type Mailer } from './mail/mailer.ts';
 import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD, promoteAdmins, seedDemoAccounts } from './seed/seed.ts';
+import { consumeListingCounts } from './users/listing-counts.ts';
 import { userHttp } from './users/routes.ts';
 import { userStatsModel } from './users/stats.ts';
 
@@ -165,5 +166,6 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   });
 
   const cleanup = startInactivityCleanup({ ...accountDeletion, logger });
-  return { app, workers: [cleanup, startSessionCleanup(sessions, logger), relay] };
+  const listingCounts = await consumeListingCounts({ bus, db, logger, users, stats });
+  return { app, workers: [listingCounts, cleanup, startSessionCleanup(sessions, logger), relay] };
 }

@@ -6,37 +6,111 @@ import {
   type Bus,
   type Connection,
   type Logger,
+  type OutboxRelay,
+  type RateLimitRedis,
   type ServiceParts,
   type TokenVerifier,
 } from '@ruilplein/service-kit';
 import { z } from 'zod';
-import { startCategoryCache } from './categories/cache.ts';
+import { startCategoryCache, type CategoryCache } from './categories/cache.ts';
 import { categoryModel } from './categories/model.ts';
 import { categoryHttp, categoryQueriesWorker } from './categories/routes.ts';
 import { seedCategories } from './categories/seed.ts';
+import { inventoryHttp, inventoryQueriesWorker } from './inventory/routes.ts';
+import type { ListingContext } from './listings/context.ts';
+import { startTombstoneSweeper } from './listings/lifecycle.ts';
+import { listingModel } from './listings/model.ts';
+import { ownerCounter, ownerModel } from './listings/owners.ts';
+import { listingByIdHttp, listingHttp } from './listings/routes.ts';
+import { consumeMembers } from './members/consumer.ts';
+import { memberModel } from './members/model.ts';
+import { photoHttp } from './photos/routes.ts';
+import { photoStore } from './photos/store.ts';
+import { searchHttp } from './search/routes.ts';
+import { startSearch } from './search/sync.ts';
+import { demoSeeder } from './seed/seed.ts';
+import { wishlistModel } from './wishlist/model.ts';
+import { wishlistHttp } from './wishlist/routes.ts';
 
-/** Variables of the listing service beyond the kit's own. */
-export const listingConfig = z.object({});
+/** Variables of the listing service beyond the kit's own (REDIS_URL is read by `kit.redis()`). */
+export const listingConfig = z.object({
+  /** local: the demo members get demo listings. */
+  RUILPLEIN_MODE: z.enum(['local']).optional(),
+});
 
 export interface ListingDeps {
   db: Connection;
   bus: Bus;
   logger: Logger;
   verifyToken: TokenVerifier;
+  /** Counts the declared rate limits of the write routes (`kit.redis()`). */
+  redis: RateLimitRedis;
+  /** Local mode (RUILPLEIN_MODE=local): seeds the demo listings. */
+  local?: boolean;
+}
+
+/** The parts the listing, wishlist, inventory and member code share, on one database. */
+export function listingContext(db: Connection, categories: CategoryCache, relay: Pick<OutboxRelay, 'kick'>, logger: Logger): ListingContext {
+  const listings = listingModel(db);
+  const owners = ownerModel(db);
+  return {
+    listings,
+    owners,
+    counter: ownerCounter(owners, listings, (id) => relay.kick(owners.collection.collectionName, id)),
+    members: memberModel(db),
+    wishlist: wishlistModel(db),
+    photos: photoStore(db),
+    categories,
+    relay,
+    logger,
+  };
 }
 
 export async function createListingService(deps: ListingDeps): Promise<ServiceParts> {
-  const categories = categoryModel(deps.db);
-  await ensureStream(deps.bus, 'listing');
-  const relay = startOutboxRelay({ bus: deps.bus, db: deps.db, collections: [categories.collection.collectionName], logger: deps.logger });
+  const { db, bus, logger } = deps;
+  const categories = categoryModel(db);
+  const listings = listingModel(db);
+  const owners = ownerModel(db);
+  const wishlist = wishlistModel(db);
+  await wishlist.init(); // one entry per member and listing: the unique index must exist first
+  await ensureStream(bus, 'listing');
+  const outboxes = [categories, listings, owners, wishlist].map((m) => m.collection.collectionName);
+  const relay = startOutboxRelay({ bus, db, collections: outboxes, logger });
   if ((await seedCategories(categories)) > 0) relay.kick();
-  const cache = await startCategoryCache(categories, deps.bus, deps.logger);
+  const cache = await startCategoryCache(categories, bus, logger);
+  const ctx = listingContext(db, cache, relay, logger);
+  const seeder = deps.local ? demoSeeder(ctx, db) : undefined;
+  const members = await consumeMembers(bus, db, ctx, logger, { applied: seeder?.memberApplied });
+  // Loads in the background: /healthz answers meanwhile, /readyz (and search) once it is loaded.
+  const search = startSearch({ db, bus, logger });
+  seeder?.seedPresent();
   const app = createApp({
     service: 'listing',
-    logger: deps.logger,
+    logger,
     verifyToken: deps.verifyToken,
-    readiness: storeReadiness(deps),
-    routes: (api) => categoryHttp(api, cache),
+    redis: deps.redis,
+    readiness: { ...storeReadiness(deps), search: async () => search.isReady() || Promise.reject(new Error('search index loading')) },
+    routes: (api) => {
+      categoryHttp(api, cache);
+      // Before `/api/listing/:id`, which would take `recommendations` for an id.
+      searchHttp(api, search, cache);
+      photoHttp(api, ctx.photos);
+      listingHttp(api, ctx);
+      wishlistHttp(api, ctx);
+      inventoryHttp(api, ctx);
+      // Last of the /api/listing/<word> routes: it would take any of them for an id.
+      listingByIdHttp(api, ctx);
+    },
   });
-  return { app, workers: [categoryQueriesWorker(deps.bus, cache, deps.logger), cache, relay] };
+  const workers = [
+    categoryQueriesWorker(bus, cache, logger),
+    inventoryQueriesWorker(bus, ctx, logger),
+    members,
+    search,
+    ...(seeder ? [seeder] : []),
+    startTombstoneSweeper(ctx),
+    cache,
+    relay,
+  ];
+  return { app, workers };
 }

@@ -5,7 +5,7 @@ await runService({
   name: 'listing',
   config: listingConfig,
   start: async (kit) => {
-    const [db, bus] = await Promise.all([kit.mongo(), kit.nats()]);
-    return createListingService({ db, bus, logger: kit.logger, verifyToken: kit.verifyToken });
+    const [db, bus, redis] = await Promise.all([kit.mongo(), kit.nats(), kit.redis()]);
+    return createListingService({ db, bus, redis, logger: kit.logger, verifyToken: kit.verifyToken, local: kit.config.RUILPLEIN_MODE === 'local' });
   },
 });

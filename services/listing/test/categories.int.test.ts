@@ -3,6 +3,7 @@ import { categoryQueries, eventRegistry, type Category } from '@ruilplein/contra
 import { testStores } from '@ruilplein/local/testing';
 import { connectBus, connectMongo, consume, createEvent, ensureStream, publishEvent, requestQuery, type Bus, type Connection, type ServiceParts } from '@ruilplein/service-kit';
 import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListingService } from '../src/app.ts';
 import { CATEGORIES } from '../src/categories/seed.ts';
@@ -13,23 +14,26 @@ let bus: Bus;
 let issuer: TestIssuer;
 let service: ServiceParts;
 let server: Awaited<ReturnType<typeof listen>>;
+let redis: RedisClientType;
 
 beforeAll(async () => {
-  const { mongoUrl, natsUrl, natsServiceUrls } = testStores();
+  const { mongoUrl, natsUrl, natsServiceUrls, redisUrl } = testStores();
+  redis = createClient({ url: redisUrl });
+  await redis.connect();
   // As the listing service's own NATS user, so a right it lacks fails here.
   const listingNats = natsServiceUrls?.listing ?? natsUrl;
   [db, bus, issuer] = await Promise.all([connectMongo(mongoUrl, `listing-${randomUUID().slice(0, 8)}`), connectBus(listingNats, 'listing-test'), createTestIssuer()]);
   // Other files of the run start the listing service too; count only this file's events.
   await ensureStream(bus, 'listing');
   await bus.jsm.streams.purge('listing');
-  service = await createListingService({ db, bus, logger, verifyToken: issuer.verifyToken });
+  service = await createListingService({ db, bus, redis, logger, verifyToken: issuer.verifyToken });
   server = await listen(service.app);
 });
 afterAll(async () => {
   await server.close();
   for (const worker of service.workers ?? []) await worker.stop();
   await db.dropDatabase();
-  await Promise.all([db.close(), bus.nc.drain(), issuer.close()]);
+  await Promise.all([db.close(), bus.nc.drain(), issuer.close(), redis.quit()]);
 });
 
 describe('categories', () => {
@@ -43,7 +47,7 @@ describe('categories', () => {
   });
 
   it('seeds idempotently and announces each category exactly once', async () => {
-    const again = await createListingService({ db, bus, logger, verifyToken: issuer.verifyToken });
+    const again = await createListingService({ db, bus, redis, logger, verifyToken: issuer.verifyToken });
     for (const worker of again.workers ?? []) await worker.stop();
     expect(await db.collection('categories').countDocuments()).toBe(CATEGORIES.length);
 
@@ -104,7 +108,7 @@ describe('categories', () => {
     const doc = await body(await fetch(`${server.url}/openapi.json`));
     expect(doc.paths['/api/category'].get.responses['200'].content['application/json'].schema.items.$ref).toBe('#/components/schemas/Category');
     const ready = await fetch(`${server.url}/readyz`);
-    expect(await body(ready)).toEqual({ status: 'ready', checks: { mongodb: 'ok', nats: 'ok' } });
+    expect(await body(ready)).toEqual({ status: 'ready', checks: { mongodb: 'ok', nats: 'ok', search: 'ok' } });
     const missing = await fetch(`${server.url}/api/category/unknown`, { method: 'DELETE' });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('x-powered-by')).toBeNull();

@@ -20,9 +20,9 @@ describe('listing main', () => {
   });
 
   it('serves, then drains and exits 0 on SIGTERM', async () => {
-    const { mongoUrl, natsUrl, natsServiceUrls } = testStores();
+    const { mongoUrl, natsUrl, natsServiceUrls, redisUrl } = testStores();
     const port = await freePort();
-    const proc = run({ MONGODB_URL: mongoUrl, NATS_URL: natsServiceUrls?.listing ?? natsUrl, PORT: String(port), LOG_LEVEL: 'info' });
+    const proc = run({ MONGODB_URL: mongoUrl, NATS_URL: natsServiceUrls?.listing ?? natsUrl, REDIS_URL: redisUrl, PORT: String(port), LOG_LEVEL: 'info' });
     await expect
       .poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status, { timeout: 20_000, interval: 200 })
       .toBe(200);

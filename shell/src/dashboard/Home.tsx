@@ -1,7 +1,8 @@
 import { Link } from 'react-router-dom';
-import { buttonClass, EmptyState, Loaded, Page, useSession } from '@ruilplein/ui';
+import { buttonClass, Loaded, Page, useSession } from '@ruilplein/ui';
 import * as styles from './Home.module.css';
 import * as stats from './stats.module.css';
+import { Trending } from './Trending.tsx';
 import { formatRating, statsFailed, useStats } from './useStats.ts';
 
 function Achievements({ userId }: { userId: string }) {
@@ -31,16 +32,13 @@ function Achievements({ userId }: { userId: string }) {
   );
 }
 
-/** /dashboard (spec 1 §2): recommendations (their empty state until listings exist) and three tiles. */
+/** /dashboard (spec 1 §2): the recommendations near the member and three tiles. */
 export function DashboardHome() {
   const { user, isPremium } = useSession();
   if (!user) return null;
   return (
     <Page title={`Welkom, ${user.firstName}!`}>
-      <section className={styles.recommendations} aria-labelledby="trending">
-        <h2 id="trending">Trending in je buurt</h2>
-        <EmptyState>Er zijn nog geen aanbevelingen in je buurt. Zodra buren iets aanbieden, zie je het hier.</EmptyState>
-      </section>
+      <Trending userId={user.id} />
       <div className={styles.tiles}>
         <Achievements userId={user.id} />
         <section className={styles.tile} aria-labelledby="tile-wishlist">

@@ -125,9 +125,14 @@ export type ListingFormInput = {
   CategoryIDs?: string | string[];
 };
 
-/** Photos of the add (`images`) and edit (`Images`) forms: each file at most the total, the total checked by the service. */
+/** Photos of the add (`images`) and edit (`Images`) forms (either name on both): each file at most the total. */
 const photoField = { maxBytes: LISTING_PHOTOS_MAX_TOTAL_BYTES, maxCount: LISTING_PHOTOS_MAX, tooLarge: LISTING_MESSAGES.photosTooLarge };
 export const LISTING_PHOTO_FIELDS = { images: photoField, Images: photoField };
+/** Both fields together: five photos and 20 MB at most, so a form is never read beyond that. */
+export const LISTING_PHOTO_FORM = {
+  files: LISTING_PHOTO_FIELDS,
+  total: { maxBytes: LISTING_PHOTOS_MAX_TOTAL_BYTES, maxCount: LISTING_PHOTOS_MAX, tooLarge: LISTING_MESSAGES.photosTooLarge, tooMany: LISTING_MESSAGES.tooManyPhotos },
+};
 
 export const ListingOwnerSchema = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), city: z.string().optional() }).meta({ id: 'ListingOwner' });
 
@@ -228,7 +233,7 @@ export const RecommendationsQuerySchema = z.object({
   userId: z.string().min(1).max(60),
   radiusKm: z.preprocess(
     (v) => (v === undefined || v === '' ? 25 : Number(Array.isArray(v) ? v[0] : v)),
-    z.number().refine((n) => (RECOMMENDATION_RADII_KM as readonly number[]).includes(n), SEARCH_MESSAGES.invalidRadius),
+    z.number({ error: SEARCH_MESSAGES.invalidRadius }).refine((n) => (RECOMMENDATION_RADII_KM as readonly number[]).includes(n), SEARCH_MESSAGES.invalidRadius),
   ),
   page: queryNumber(SEARCH_MESSAGES.invalidPage, (n) => Number.isInteger(n) && n >= 1 && n <= 1000).transform((p) => p ?? 1),
 });
@@ -281,7 +286,7 @@ export const listingRoutes = {
   create: defineRoute({
     ...listingRefs.create,
     summary: 'Listing plaatsen (multipart: velden, herhaalde CategoryIDs, 1 tot 5 afbeeldingen in images, samen tot 20 MB)',
-    form: { files: LISTING_PHOTO_FIELDS },
+    form: LISTING_PHOTO_FORM,
     body: ListingFormSchema,
     response: MessageSchema.extend({ listing: ListingSchema }),
     status: 201,
@@ -290,7 +295,7 @@ export const listingRoutes = {
     ...listingRefs.update,
     summary: 'Eigen listing bewerken (multipart; nieuwe afbeeldingen in Images vervangen de oude, geen afbeeldingen houdt ze)',
     params: IdParams,
-    form: { files: LISTING_PHOTO_FIELDS },
+    form: LISTING_PHOTO_FORM,
     body: ListingFormSchema,
     response: MessageSchema.extend({ listing: ListingSchema }),
   }),

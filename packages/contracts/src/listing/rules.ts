@@ -37,6 +37,7 @@ export const LISTING_MESSAGES = {
   tooManyPhotos: 'Je kunt hoogstens 5 afbeeldingen uploaden.',
   photosTooLarge: 'De totale bestandsgrootte mag niet meer dan 20MB zijn.',
   photoNotImage: 'Alleen afbeeldingen zijn toegestaan.',
+  photoTooManyPixels: 'Een afbeelding heeft te veel pixels (maximaal 40 megapixel).',
   categoryRequired: 'Selecteer minstens 1 categorie.',
   unknownCategory: 'Onbekende categorie.',
   premiumCategoryOnly: 'Alleen voor premium leden',

@@ -8,8 +8,8 @@ import { Schema } from 'mongoose';
  * no document and every figure is 0. Counters are changed with `$inc` only (the consumer's claim
  * on each event id makes a redelivery change nothing twice), the average is kept as sum and count
  * (FerretDB has no `$avg`), and the active-listing count is an absolute value that a handler sets
- * only when its event is newer than `activeListingsAt`, so events arriving out of order cannot
- * move it back.
+ * only when its event is newer (`activeListingsVersion`, the listing service's per-member counter
+ * version, see listing-counts.ts), so events arriving out of order cannot move it back.
  */
 export interface UserStatsDoc {
   /** The member's user id. */
@@ -18,7 +18,10 @@ export interface UserStatsDoc {
   ratingSum: number;
   totalReviewers: number;
   activeListings: number;
+  /** When the count applied was made. */
   activeListingsAt?: Date;
+  /** Version of the `listing.owner.counted` event applied last. */
+  activeListingsVersion?: number;
 }
 
 const schema = new Schema<UserStatsDoc>(
@@ -29,6 +32,7 @@ const schema = new Schema<UserStatsDoc>(
     totalReviewers: { type: Number, required: true, default: 0 },
     activeListings: { type: Number, required: true, default: 0 },
     activeListingsAt: Date,
+    activeListingsVersion: Number,
   },
   { versionKey: false },
 );

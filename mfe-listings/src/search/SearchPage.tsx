@@ -1,0 +1,52 @@
+// /dashboard/search, 'Zoeken' (spec 2 §2): listings around the member's place, filtered by distance,
+// value, kind, premium and categories; the filters live in the address.
+import { Page } from '@ruilplein/ui';
+import { CategoryFilter, Choice, DistanceSlider, FilterPanel, PremiumSelect, ValueRange } from './Filters.tsx';
+import { readSearchFilters, searchQuery, writeSearchFilters, type Kind } from './filters.ts';
+import { PlaceMap, useOwnPlace } from './OwnPlace.tsx';
+import { Results, type ResultWords } from './Results.tsx';
+import { useUrlFilters } from './useUrlFilters.ts';
+import * as styles from './SearchPage.module.css';
+
+const kinds: { value: Kind; label: string }[] = [
+  { value: 'all', label: 'Beide' },
+  { value: 'item', label: 'Items' },
+  { value: 'service', label: 'Diensten' },
+];
+
+const words: ResultWords = {
+  empty: 'Geen listings gevonden.',
+  own: 'Jouw listing!',
+  failed: 'Fout bij ophalen listings',
+  count: (n) => (n === 1 ? '1 listing' : `${n} listings`),
+};
+
+export function SearchPage() {
+  const { committed, draft, change } = useUrlFilters(readSearchFilters, writeSearchFilters);
+  const place = useOwnPlace();
+  return (
+    <Page title="Zoeken">
+      <div className={styles.layout}>
+        <aside className={styles.side} aria-labelledby="search-filters">
+          <h2 id="search-filters" className={styles.heading}>
+            Filters
+          </h2>
+          <PlaceMap place={place} radiusKm={draft.distanceKm} />
+          <FilterPanel label="Listings filteren">
+            <DistanceSlider value={draft.distanceKm} onChange={(distanceKm) => change({ distanceKm }, { settle: true })} />
+            <ValueRange min={draft.minValue} max={draft.maxValue} onChange={(range) => change(range, { settle: true })} />
+            <Choice legend="Soort" name="kind" value={draft.kind} options={kinds} onChange={(kind) => change({ kind })} />
+            <PremiumSelect value={draft.premium} all="Alle listings" onChange={(premium) => change({ premium })} />
+            <CategoryFilter selected={draft.categoryIds} onChange={(categoryIds) => change({ categoryIds })} />
+          </FilterPanel>
+        </aside>
+        <section className={styles.results} aria-labelledby="search-results">
+          <h2 id="search-results" className={styles.heading}>
+            Resultaten
+          </h2>
+          <Results query={searchQuery(committed)} words={words} />
+        </section>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,432 @@
+// Search at 100,000 and 1,000,000 listings. Run with `npm run bench:search` (or
+// `npm run bench:search -- 100000` for one size); it starts and stops its own stores, token
+// issuer and listing service processes, and seeds listings spread over the Netherlands (denser in
+// the cities) straight into the store. It prints, per size: p50/p95 over loopback HTTP of a
+// 25 km search with value, kind and category filters against GET /api/listing/{id}; the service's
+// memory per 100,000 listings; its start-up time (the index load); and how soon a listing placed
+// through one replica is found on another. Logs go to .data/bench/listing/logs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { eventRegistry, ListingCardSchema } from '@ruilplein/contracts';
+import { freePort, repoRoot, startStores, type Stores } from '@ruilplein/local';
+import { connectBus, createEvent, publishEvent, type Bus } from '@ruilplein/service-kit';
+import { createTestIssuer, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { MongoClient, type Db } from 'mongodb';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { CATEGORIES } from '../src/categories/seed.ts';
+import type { ListingDoc } from '../src/listings/model.ts';
+import type { MemberDoc } from '../src/members/model.ts';
+
+const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+if (!SIZES.length) SIZES.push(100_000, 1_000_000);
+/** Sequential requests per measurement (fetching by id on FerretDB scans the collection: fewer of those). */
+const SEARCHES = 400;
+const FETCH_SECONDS = 60;
+const FRESHNESS_ROUNDS = 10;
+const LISTINGS_PER_OWNER = 5;
+const CALLERS = 40;
+const HOUR = 3600_000;
+
+const dataDir = join(repoRoot, '.data', 'bench', 'listing');
+const logDir = join(dataDir, 'logs');
+const mainTs = join(repoRoot, 'services/listing/src/main.ts');
+const probe = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
+const Cards = z.array(ListingCardSchema);
+
+let stores: Stores | undefined;
+let issuer: TestIssuer | undefined;
+let client: MongoClient | undefined;
+let bus: Bus | undefined;
+const running = new Set<Service>();
+
+// ─── Where people live: the larger Dutch towns (latitude, longitude, thousands of inhabitants) and the countryside.
+
+const TOWNS: [string, number, number, number][] = [
+  ['Amsterdam', 52.3676, 4.9041, 930], ['Rotterdam', 51.9244, 4.4777, 660], ['Den Haag', 52.0705, 4.3007, 560], ['Utrecht', 52.0907, 5.1214, 370],
+  ['Eindhoven', 51.4416, 5.4697, 240], ['Groningen', 53.2194, 6.5665, 235], ['Tilburg', 51.5555, 5.0913, 225], ['Almere', 52.3508, 5.2647, 220],
+  ['Breda', 51.5719, 4.7683, 185], ['Nijmegen', 51.8126, 5.8372, 180], ['Apeldoorn', 52.2112, 5.9699, 165], ['Arnhem', 51.9851, 5.8987, 165],
+  ['Haarlem', 52.3874, 4.6462, 165], ['Hoofddorp', 52.3025, 4.6889, 160], ['Enschede', 52.2215, 6.8937, 160], ['Amersfoort', 52.1561, 5.3878, 160],
+  ['Zaandam', 52.4389, 4.8258, 158], ["'s-Hertogenbosch", 51.6978, 5.3037, 158], ['Zwolle', 52.5168, 6.083, 130], ['Leeuwarden', 53.2012, 5.7999, 125],
+  ['Leiden', 52.1601, 4.497, 125], ['Zoetermeer', 52.0607, 4.494, 125], ['Maastricht', 50.8514, 5.691, 120], ['Dordrecht', 51.8133, 4.6901, 120],
+  ['Ede', 52.0402, 5.6649, 118], ['Alphen aan den Rijn', 52.1292, 4.6554, 112], ['Alkmaar', 52.6324, 4.7534, 110], ['Emmen', 52.7858, 6.8976, 107],
+  ['Delft', 52.0116, 4.3571, 105], ['Venlo', 51.3704, 6.1724, 102], ['Deventer', 52.2661, 6.1552, 101], ['Sittard', 50.9983, 5.8689, 92],
+  ['Helmond', 51.4793, 5.657, 92], ['Oss', 51.765, 5.518, 92], ['Amstelveen', 52.3114, 4.8701, 92], ['Hilversum', 52.2292, 5.1669, 91],
+  ['Heerlen', 50.8882, 5.9795, 87], ['Purmerend', 52.505, 4.9592, 81], ['Lelystad', 52.5185, 5.4714, 79], ['Roosendaal', 51.5308, 4.4653, 77],
+  ['Gouda', 52.0115, 4.7105, 74], ['Hoorn', 52.6425, 5.0597, 74], ['Assen', 52.9925, 6.5649, 68], ['Den Helder', 52.9563, 4.7601, 56], ['Middelburg', 51.4988, 3.6109, 49],
+];
+/** Land boxes for the quarter of the members who live outside the towns. */
+const COUNTRYSIDE: [number, number, number, number][] = [
+  [51.3, 52.0, 4.5, 6.0], [52.0, 52.8, 5.6, 7.0], [52.6, 53.4, 5.8, 7.1], [50.8, 51.3, 5.7, 6.0], [51.8, 52.4, 4.4, 5.0],
+];
+const TOTAL_POPULATION = TOWNS.reduce((sum, t) => sum + t[3], 0);
+
+/** A deterministic generator per seed, so every run seeds the same listings. */
+function random(seed: number) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    s ^= s + Math.imul(s ^ (s >>> 7), s | 61);
+    return ((s ^ (s >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const gaussian = (next: () => number) => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+const pick = <T>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+const hex24 = (key: string) => createHash('sha1').update(key).digest('hex').slice(0, 24);
+
+function placeOf(next: () => number): { city: string; latitude: number; longitude: number } {
+  if (next() < 0.25) {
+    const [lat0, lat1, lon0, lon1] = pick(next, COUNTRYSIDE);
+    return { city: 'Platteland', latitude: lat0 + next() * (lat1 - lat0), longitude: lon0 + next() * (lon1 - lon0) };
+  }
+  let r = next() * TOTAL_POPULATION;
+  const town = TOWNS.find((t) => (r -= t[3]) < 0) ?? TOWNS[0]!;
+  // Bigger towns spread wider: about 2 km for a small town, 5 km for Amsterdam.
+  const spreadKm = 1.5 + Math.sqrt(town[3]) / 8;
+  return { city: town[0], latitude: town[1] + (gaussian(next) * spreadKm) / 111, longitude: town[2] + (gaussian(next) * spreadKm) / 68 };
+}
+
+// ─── Members and listings.
+
+const ownerId = (k: number) => hex24(`owner-${k}`);
+const callerId = (k: number) => hex24(`caller-${k}`);
+
+function member(id: string, seed: number, premium: boolean): MemberDoc {
+  const next = random(seed);
+  return { _id: id, version: 1, firstName: pick(next, ['Anna', 'Bram', 'Daan', 'Emma', 'Fleur', 'Sem', 'Lotte', 'Noah', 'Julia', 'Finn']), lastName: pick(next, ['de Vries', 'Jansen', 'Bakker', 'Visser', 'Smit', 'Meijer', 'Mulder', 'de Boer']), ...placeOf(next), roles: premium ? ['Premium'] : ['Gebruiker'], activated: true };
+}
+const ownerDoc = (k: number) => member(ownerId(k), 1_000_003 * k + 7, k % 10 === 0);
+const callerDoc = (k: number) => member(callerId(k), 7_000_001 * k + 11, k % 2 === 0);
+
+const NOUNS = ['Stadsfiets', 'Boekenkast', 'Kinderwagen', 'Gitaar', 'Grasmaaier', 'Bankstel', 'Koffiezetapparaat', 'Tent', 'Boormachine', 'Winterjas', 'Legodoos', 'Schommelstoel', 'Platenspeler', 'Naaimachine', 'Bijles wiskunde', 'Hulp bij verhuizen', 'Oppas', 'Tuinonderhoud'];
+const WORDS = 'goed onderhouden weinig gebruikt zo goed als nieuw met kleine gebruikssporen ophalen in de buurt ruilen tegen iets leuks werkt prima compleet met handleiding en doos'.split(' ');
+const FREE = CATEGORIES.filter((c) => !c.isPremium).map((c) => c._id);
+const PREMIUM_CATEGORIES = CATEGORIES.filter((c) => c.isPremium).map((c) => c._id);
+
+function listingDoc(i: number, now: number): ListingDoc {
+  const next = random(2_654_435_761 * i + 3);
+  const k = Math.floor(i / LISTINGS_PER_OWNER);
+  const owner = ownerDoc(k);
+  const premiumOwner = owner.roles.includes('Premium');
+  const service = next() < 0.25;
+  const words = Math.floor(8 + next() ** 2 * 200);
+  const description = Array.from({ length: words }, () => pick(next, WORDS)).join(' ');
+  const photos = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, p) => {
+    const id = hex24(`photo-${i}-${p}`);
+    return { imageUrl: `/uploads/listings/${id}.webp`, thumbnailUrl: `/uploads/listings/${hex24(`thumb-${i}-${p}`)}.webp`, width: 1600, height: 1200 };
+  });
+  const categoryIds = [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => (premiumOwner && next() < 0.2 ? pick(next, PREMIUM_CATEGORIES) : pick(next, FREE))))];
+  const age = next() < 0.003 ? next() * 6 * HOUR : next() * 90 * 24 * HOUR;
+  const createdAt = new Date(now - age);
+  return {
+    _id: hex24(`listing-${i}`),
+    ownerId: owner._id,
+    title: `${pick(next, NOUNS)} ${pick(next, WORDS)} ${pick(next, WORDS)}`,
+    description: description[0]!.toUpperCase() + description.slice(1) + '.',
+    listingType: service ? 'service' : 'item',
+    acceptsItems: service && next() < 0.5,
+    isPremium: premiumOwner && next() < 0.3,
+    initialValue: next() < 0.15 ? null : Math.round(Math.exp(next() * Math.log(2000)) * 100) / 100,
+    categoryIds,
+    photos,
+    // What a 10-pixel WebP comes to as a data URL.
+    placeholder: `data:image/webp;base64,${createHash('sha512').update(`ph-${i}`).digest('base64').repeat(2).slice(0, 170)}`,
+    active: true,
+    createdAt,
+    updatedAt: createdAt,
+    version: 1,
+    latitude: owner.latitude!,
+    longitude: owner.longitude!,
+  };
+}
+
+async function seed(db: Db, from: number, to: number, now: number): Promise<number> {
+  const started = performance.now();
+  const BATCH = 2000;
+  const members = db.collection<MemberDoc>('members');
+  const listings = db.collection<ListingDoc>('listings');
+  if (from === 0) await members.insertMany(Array.from({ length: CALLERS }, (_, k) => callerDoc(k)));
+  const owners = [Math.ceil(from / LISTINGS_PER_OWNER), Math.ceil(to / LISTINGS_PER_OWNER)] as const;
+  for (let k = owners[0]; k < owners[1]; k += BATCH) {
+    await members.insertMany(Array.from({ length: Math.min(BATCH, owners[1] - k) }, (_, j) => ownerDoc(k + j)), { ordered: false });
+  }
+  for (let i = from; i < to; i += BATCH) {
+    await listings.insertMany(Array.from({ length: Math.min(BATCH, to - i) }, (_, j) => listingDoc(i + j, now)), { ordered: false });
+    if ((i - from) % 100_000 === 0 && i > from) process.stdout.write(`  seeded ${i.toLocaleString('en')} listings (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+  }
+  return performance.now() - started;
+}
+
+// ─── The service under test.
+
+interface Service {
+  url: string;
+  child: ChildProcess;
+  /** From spawning to /readyz answering 200 (the index loaded). */
+  readyMs: number;
+  listeningMs: number;
+  memory(): Promise<{ rss: number; heapUsed: number; arrayBuffers: number; external: number }>;
+  stop(): Promise<void>;
+}
+
+async function startService(name: string): Promise<Service> {
+  const port = await freePort();
+  const memoryFile = join(dataDir, `${name}-memory.json`);
+  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--expose-gc', '--import', probe, mainTs], {
+    env: {
+      PATH: process.env.PATH,
+      MONGODB_URL: stores!.mongoUrl,
+      NATS_URL: stores!.natsUrlFor('listing'),
+      REDIS_URL: stores!.redisUrl,
+      AUTH_JWKS_URL: issuer!.jwksUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      BENCH_MEMORY_FILE: memoryFile,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  child.once('close', () => log.end());
+  const url = `http://127.0.0.1:${port}`;
+  let listeningMs = 0;
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${join(logDir, `${name}.log`)}`);
+    if (Date.now() > deadline) throw new Error(`${name} not ready within 30 minutes`);
+    const status = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
+    if (status && !listeningMs) listeningMs = performance.now() - started;
+    if (status === 200) break;
+    await sleep(100);
+  }
+  const service: Service = {
+    url,
+    child,
+    listeningMs,
+    readyMs: performance.now() - started,
+    async memory() {
+      const before = existsSync(memoryFile) ? readFileSync(memoryFile, 'utf8') : '';
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 100; i++) {
+        await sleep(50);
+        const now = existsSync(memoryFile) ? readFileSync(memoryFile, 'utf8') : '';
+        if (now && now !== before) return JSON.parse(now);
+      }
+      throw new Error('no memory figures from the service');
+    },
+    async stop() {
+      running.delete(service);
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(20_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+  running.add(service);
+  return service;
+}
+
+// ─── Measuring.
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+interface Timing {
+  p50: number;
+  p95: number;
+  n: number;
+  /** Mean cards per answer (for lists). */
+  cards?: number;
+}
+
+/** Requests one after another (keep-alive), each timed until its body is read. */
+async function measure(count: number, request: (i: number) => { path: string; token: string }, url: string, limitMs = Infinity): Promise<Timing> {
+  const times: number[] = [];
+  let cards = 0;
+  const until = performance.now() + limitMs;
+  for (let i = 0; i < count && performance.now() < until; i++) {
+    const { path, token } = request(i);
+    const t = performance.now();
+    const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    times.push(performance.now() - t);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text.slice(0, 200)}`);
+    if (text.startsWith('[')) cards += (JSON.parse(text) as unknown[]).length;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, cards: cards / times.length };
+}
+
+/** Polls a search on `url` until `id` shows, answering the time it took (ms). */
+async function foundWithin(url: string, token: string, query: string, id: string, timeoutMs = 120_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    const res = await fetch(`${url}/api/listing${query}`, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status === 200 && Cards.parse(await res.json()).some((c) => c.id === id)) return performance.now() - started;
+    await sleep(5);
+  }
+  return Infinity;
+}
+
+const ms = (n: number) => (n < 10 ? `${n.toFixed(2)} ms` : n < 10_000 ? `${n.toFixed(0)} ms` : `${(n / 1000).toFixed(1)} s`);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const timing = (t: Timing) => `p50 ${ms(t.p50)}, p95 ${ms(t.p95)} (${t.n} requests${t.cards !== undefined && t.cards > 0 ? `, ${t.cards.toFixed(1)} cards each` : ''})`;
+
+async function main() {
+  await rm(dataDir, { recursive: true, force: true });
+  await mkdir(logDir, { recursive: true });
+  console.log(`logs: ${logDir}`);
+  stores = await startStores({ dataDir, envPrefix: false });
+  issuer = await createTestIssuer();
+  client = new MongoClient(stores.mongoUrl, { directConnection: true });
+  const db = client.db('listing');
+  bus = await connectBus(stores.natsUrl, 'listing-bench');
+  const now = Date.now();
+  const report: string[] = [];
+  /** A line of the summary, shown at once too. */
+  const say = (...lines: string[]) => {
+    report.push(...lines);
+    for (const line of lines) console.log(line);
+  };
+  say(`search on ${cpus()[0]?.model ?? 'unknown CPU'} (${availableParallelism()} cores), store: ${stores.kind.mongo}, loopback HTTP, load average at start ${loadavg()[0]!.toFixed(1)}`);
+
+  const callers = Array.from({ length: CALLERS }, (_, k) => callerDoc(k));
+  const tokens = await Promise.all(callers.map((c) => issuer!.sign({ sub: c._id, roles: c.roles, ver: 0 }, { expiresIn: '6h' })));
+  const premiumCallers = callers.map((c, k) => ({ c, token: tokens[k]! })).filter(({ c }) => c.roles.includes('Premium'));
+
+  // Empty store: what a replica costs without listings.
+  const empty = await startService('listing-empty');
+  const base = await empty.memory();
+  say(`  no listings: ready in ${ms(empty.readyMs)}, RSS ${mb(base.rss)}, heap ${mb(base.heapUsed)}`);
+  await empty.stop();
+
+  let seeded = 0;
+  for (const size of SIZES) {
+    console.log(`seeding ${size.toLocaleString('en')} listings…`);
+    const seedMs = await seed(db, seeded, size, now);
+    seeded = size;
+    console.log(`  ${(seedMs / 1000).toFixed(0)} s; starting the service…`);
+
+    const a = await startService(`listing-a-${size}`);
+    const memory = await a.memory();
+    const per100k = (n: number) => (n * 100_000) / size;
+    say(
+      '',
+      `${size.toLocaleString('en')} listings (${Math.ceil(size / LISTINGS_PER_OWNER).toLocaleString('en')} owners; seeded in ${ms(seedMs)}):`,
+      `  start-up: listening after ${ms(a.listeningMs)}, ready (index loaded) after ${ms(a.readyMs)} (${Math.round((size / a.readyMs) * 1000).toLocaleString('en')} listings/s)`,
+      `  memory: RSS ${mb(memory.rss)}, heap ${mb(memory.heapUsed)}, array buffers ${mb(memory.arrayBuffers)}; over an empty replica per 100,000 listings: RSS +${mb(per100k(memory.rss - base.rss))}, heap +${mb(per100k(memory.heapUsed - base.heapUsed))}, array buffers +${mb(per100k(memory.arrayBuffers - base.arrayBuffers))}; ${Math.round((memory.rss - base.rss) / size)} bytes RSS per listing`,
+    );
+
+    const next = random(size);
+    const categoriesOf = () => [pick(next, FREE), pick(next, FREE)].join(',');
+    const search25 = (i: number) => {
+      const lo = pick(next, [0, 10, 25]);
+      const hi = pick(next, [100, 250, 1000]);
+      return { path: `/api/listing?distanceKm=25&minValue=${lo}&maxValue=${hi}&listingType=item&categoryIds=${categoriesOf()}`, token: tokens[i % CALLERS]! };
+    };
+    // Warm up the JIT and the connections.
+    await measure(50, search25, a.url);
+    const filtered = await measure(SEARCHES, search25, a.url);
+    const plain = await measure(SEARCHES, (i) => ({ path: '/api/listing', token: tokens[i % CALLERS]! }), a.url);
+    const wide = await measure(100, (i) => ({ path: `/api/listing?distanceKm=200&categoryIds=${categoriesOf()}`, token: tokens[i % CALLERS]! }), a.url);
+    const recommended = await measure(SEARCHES, (i) => ({ path: `/api/listing/recommendations?userId=${callers[i % CALLERS]!._id}&radiusKm=${pick(next, [1, 5, 10, 25])}`, token: tokens[i % CALLERS]! }), a.url);
+    const categories = await measure(SEARCHES, (i) => ({ path: '/api/category', token: tokens[i % CALLERS]! }), a.url);
+    // Listings a premium member may see (all): random ids of the seeded ones.
+    const byId = await measure(
+      500,
+      (i) => ({ path: `/api/listing/${hex24(`listing-${Math.floor(next() * size)}`)}`, token: premiumCallers[i % premiumCallers.length]!.token }),
+      a.url,
+      FETCH_SECONDS * 1000,
+    );
+    say(
+      `  GET /api/listing, 25 km, value, kind and 2 categories: ${timing(filtered)}  →  p95 ${(filtered.p95 / byId.p95).toFixed(3)}× fetch by id`,
+      `  GET /api/listing, 25 km, no filters:                 ${timing(plain)}`,
+      `  GET /api/listing, 200 km, 2 categories:              ${timing(wide)}`,
+      `  GET /api/listing/recommendations (1–25 km):          ${timing(recommended)}`,
+      `  GET /api/listing/{id} (the store):                   ${timing(byId)}`,
+      `  GET /api/category (memory, the HTTP floor):          ${timing(categories)}`,
+    );
+
+    // Freshness: the index of replica B follows what replica A writes.
+    const b = await startService(`listing-b-${size}`);
+    say(`  replica B ready after ${ms(b.readyMs)}`);
+    const owner = premiumCallers[0]!;
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2f855a' } }).jpeg().toBuffer();
+    const viaEvent: number[] = [];
+    const viaCreate: number[] = [];
+    const createMs: number[] = [];
+    for (let round = 0; round < FRESHNESS_ROUNDS; round++) {
+      // The event as the outbox relay publishes it: how soon B's index has it.
+      const id = hex24(`fresh-${size}-${round}-${randomUUID()}`);
+      const payload = { ...listingDoc(round, Date.now()), _id: id, ownerId: owner.c._id, latitude: owner.c.latitude!, longitude: owner.c.longitude!, createdAt: new Date(), categoryIds: ['hobby'] };
+      const event = createEvent(eventRegistry, 'listing.listing.created', {
+        id,
+        version: 1,
+        ownerId: payload.ownerId,
+        active: true,
+        title: payload.title,
+        excerpt: payload.description.slice(0, 200),
+        listingType: payload.listingType,
+        acceptsItems: payload.acceptsItems,
+        isPremium: payload.isPremium,
+        initialValue: payload.initialValue,
+        categoryIds: payload.categoryIds,
+        imageUrl: payload.photos[0]!.imageUrl,
+        thumbnailUrl: payload.photos[0]!.thumbnailUrl,
+        placeholder: payload.placeholder,
+        createdAt: payload.createdAt.toISOString(),
+        latitude: payload.latitude,
+        longitude: payload.longitude,
+      });
+      const published = performance.now();
+      await publishEvent(bus, event);
+      viaEvent.push(performance.now() - published + (await foundWithin(b.url, owner.token, '?categoryIds=hobby&take=5', id)));
+
+      // A listing placed through A's HTTP API (photo, store, outbox relay), searched on B.
+      if (round >= 3 && size > 200_000) continue;
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ title: `Verse listing ${round}`, description: 'Net geplaatst, meteen te vinden.', listingType: 'item', initialValue: '15', CategoryIDs: 'hobby' })) form.append(k, v);
+      form.append('images', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'foto.jpg');
+      console.log(`  freshness round ${round}: event seen on B after ${ms(viaEvent.at(-1)!)}; placing through A…`);
+      const t = performance.now();
+      const res = await fetch(`${a.url}/api/listing/create`, { method: 'POST', body: form, headers: { authorization: `Bearer ${owner.token}` } });
+      const answer = (await res.json()) as { listing?: { id: string }; message?: string };
+      if (res.status !== 201 || !answer.listing) throw new Error(`create: ${res.status} ${answer.message}`);
+      const created = performance.now();
+      createMs.push(created - t);
+      viaCreate.push(await foundWithin(b.url, owner.token, '?categoryIds=hobby&take=5', answer.listing.id));
+    }
+    const sorted = (list: number[]) => [...list].sort((x, y) => x - y);
+    const ev = sorted(viaEvent);
+    const cr = sorted(viaCreate);
+    say(
+      `  freshness, event published → found by a search on replica B: p50 ${ms(percentile(ev, 50))}, max ${ms(ev.at(-1)!)} (${ev.length} listings)`,
+      `  freshness, POST /api/listing/create on A answered → found on B: p50 ${ms(percentile(cr, 50))}, max ${ms(cr.at(-1)!)} (${cr.length} listings; the create itself p50 ${ms(percentile(sorted(createMs), 50))})`,
+    );
+    await b.stop();
+    await a.stop();
+  }
+  say('', `load average at the end ${loadavg()[0]!.toFixed(1)}`);
+  console.log(['', '─'.repeat(100), ...report, ''].join('\n'));
+}
+
+try {
+  await main();
+} finally {
+  for (const service of running) await service.stop();
+  await bus?.nc.drain().catch(() => undefined);
+  await client?.close();
+  await issuer?.close();
+  await stores?.stop();
+  for (const store of ['mongo', 'redis', 'nats']) await rm(join(dataDir, store), { recursive: true, force: true });
+}

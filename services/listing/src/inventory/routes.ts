@@ -1,0 +1,53 @@
+import { DEFAULT_CRATE, inventoryQueries, listingRoutes, USER_MESSAGES, type InventoryItem } from '@ruilplein/contracts';
+import { notFound, serveQuery, type Api, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
+import type { ListingContext } from '../listings/context.ts';
+import type { ListingDoc } from '../listings/model.ts';
+import { canSee, viewerOf, type Viewer } from '../listings/visibility.ts';
+
+export const CRATE_DESCRIPTION = 'Het krat bier dat ieder lid standaard in zijn inventaris heeft. Altijd beschikbaar om mee te ruilen.';
+
+/** The default crate in a member's inventory: the same for everyone, owned by that member. */
+export const crateOf = (userId: string): InventoryItem => ({
+  listingID: DEFAULT_CRATE.listingID,
+  userID: userId,
+  title: DEFAULT_CRATE.title,
+  description: CRATE_DESCRIPTION,
+  imageUrl: DEFAULT_CRATE.imageUrl,
+  thumbnailUrl: DEFAULT_CRATE.imageUrl,
+  isDefault: true,
+});
+
+const itemOf = (doc: ListingDoc): InventoryItem => ({
+  listingID: doc._id,
+  userID: doc.ownerId,
+  title: doc.title,
+  description: doc.description,
+  imageUrl: doc.photos[0]?.imageUrl ?? '',
+  thumbnailUrl: doc.photos[0]?.thumbnailUrl ?? '',
+  isDefault: false,
+});
+
+/**
+ * A member's tradeable items: their active listings (those `viewer` may see; all of them without a
+ * viewer, for another service) newest first, then the crate. A member the service does not know,
+ * or whose account is gone, has no inventory (404).
+ */
+export async function inventoryOf(ctx: ListingContext, userId: string, viewer?: Viewer, now = new Date()): Promise<InventoryItem[]> {
+  const id = userId.toLowerCase();
+  const member = await ctx.members.findById(id, { deleted: 1 }).lean();
+  if (!member || member.deleted) throw notFound(USER_MESSAGES.userNotFound);
+  const docs = await ctx.listings.find({ ownerId: id, active: true }).sort({ createdAt: -1, _id: -1 }).lean();
+  return [...docs.filter((d) => !viewer || canSee(d, viewer, now)).map(itemOf), crateOf(id)];
+}
+
+export function inventoryHttp(api: Api, ctx: ListingContext) {
+  api.handle(listingRoutes.inventory, async ({ principal, params }) => {
+    const now = new Date();
+    return inventoryOf(ctx, params.userId, await viewerOf(ctx.members, principal, now), now);
+  });
+}
+
+/** `rpc.listing.inventory.get`: for the trade service's checks, every active listing of the member plus the crate. */
+export function inventoryQueriesWorker(bus: Bus, ctx: ListingContext, logger: Logger): Worker {
+  return serveQuery(bus, 'listing', inventoryQueries.get, ({ userId }) => inventoryOf(ctx, userId), logger);
+}

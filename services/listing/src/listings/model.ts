@@ -1,0 +1,97 @@
+import type { ListingType } from '@ruilplein/contracts';
+import { LISTING_TYPES } from '@ruilplein/contracts';
+import { outboxField, type Connection } from '@ruilplein/service-kit';
+import { Schema, Types } from 'mongoose';
+
+/** One stored photo: the re-encoded picture and its card-sized copy, both under /uploads/listings/. */
+export interface ListingPhoto {
+  imageUrl: string;
+  thumbnailUrl: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * A listing. Its place is its owner's (copied from the members projection, kept current when the
+ * owner moves). `version` counts its announced changes: 1 on create, one more per change, carried
+ * by every `listing.listing.*` event so projections skip older states. Changes are conditional on
+ * the version read (no transactions on the store).
+ *
+ * A deleted listing stays a short while as a tombstone (`deletedAt` set, `active: false`) so that
+ * its `listing.listing.deleted` event can live in its own outbox, written in the same update as the
+ * deletion; a sweeper removes it once the event is published. Readers use LIVE (or `active: true`).
+ */
+export interface ListingDoc {
+  /** 24 lowercase hex digits (random; the demo seed's are derived from their seed key). */
+  _id: string;
+  ownerId: string;
+  title: string;
+  description: string;
+  listingType: ListingType;
+  /** Only a service can accept items in exchange. */
+  acceptsItems: boolean;
+  /** Visible to Premium members (and the owner) only. */
+  isPremium: boolean;
+  /** Euro, two decimals; null when none was given. */
+  initialValue: number | null;
+  categoryIds: string[];
+  /** One to five, the first is the cover. */
+  photos: ListingPhoto[];
+  /** A tiny blurred stand-in for the first photo (data: URL). */
+  placeholder: string;
+  /** Listed: false once traded, or while its owner is banned. */
+  active: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+  latitude?: number;
+  longitude?: number;
+  /** Set on a deleted listing until its deletion is announced (see above). */
+  deletedAt?: Date;
+}
+
+/** Not deleted: every read of listings adds this (or `active: true`, which implies it). */
+export const LIVE = { deletedAt: { $exists: false } } as const;
+
+const photo = new Schema<ListingPhoto>(
+  {
+    imageUrl: { type: String, required: true },
+    thumbnailUrl: { type: String, required: true },
+    width: { type: Number, required: true },
+    height: { type: Number, required: true },
+  },
+  { _id: false },
+);
+
+const schema = new Schema<ListingDoc>(
+  {
+    _id: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    title: { type: String, required: true },
+    description: { type: String, required: true },
+    listingType: { type: String, enum: LISTING_TYPES, required: true },
+    acceptsItems: { type: Boolean, required: true },
+    isPremium: { type: Boolean, required: true },
+    initialValue: { type: Number, default: null },
+    categoryIds: { type: [String], required: true },
+    photos: { type: [photo], required: true },
+    placeholder: { type: String, required: true },
+    active: { type: Boolean, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    version: { type: Number, required: true },
+    latitude: Number,
+    longitude: Number,
+    deletedAt: Date,
+    ...outboxField,
+  },
+  { versionKey: false },
+);
+// For MongoDB's planner (FerretDB ignores indexes): a member's listings, newest first.
+schema.index({ ownerId: 1, createdAt: -1 });
+
+export const listingModel = (db: Connection) => db.model<ListingDoc>('Listing', schema, 'listings');
+export type ListingModel = ReturnType<typeof listingModel>;
+
+/** A new listing id: random, 24 lowercase hex digits like every other id of the platform. */
+export const newListingId = () => new Types.ObjectId().toHexString();

@@ -1,0 +1,142 @@
+import { eventRegistry, FREE_ACTIVE_LISTINGS_MAX, LISTING_MESSAGES } from '@ruilplein/contracts';
+import { createEvent, forbidden, HttpError, outboxField, outboxFields, type Connection } from '@ruilplein/service-kit';
+import { Schema } from 'mongoose';
+import type { ListingModel } from './model.ts';
+
+/**
+ * Per member, the ids of their active listings (with when each was added): the counter the
+ * five-listing limit is checked against, and the outbox of `listing.owner.counted`. Kept in one
+ * small document per member and changed only conditionally on its `version`, so two creations at
+ * once cannot both take the fifth place. A place is taken before the listing is written; should
+ * the writer die in between, the place is given back the next time the member is at the limit
+ * (`STALE_AFTER_MS`).
+ */
+export interface OwnerDoc {
+  /** The member's user id. */
+  _id: string;
+  /** Counts the changes; the counted event carries it. */
+  version: number;
+  active: Record<string, Date>;
+}
+
+const schema = new Schema<OwnerDoc>(
+  {
+    _id: { type: String, required: true },
+    version: { type: Number, required: true },
+    active: { type: Schema.Types.Mixed, default: () => ({}) },
+    ...outboxField,
+  },
+  { versionKey: false, minimize: false },
+);
+
+export const ownerModel = (db: Connection) => db.model<OwnerDoc>('ListingOwner', schema, 'listing_owners');
+export type OwnerModel = ReturnType<typeof ownerModel>;
+
+/** A place taken this long ago whose listing does not exist was left by a writer that died. */
+const STALE_AFTER_MS = 2 * 60_000;
+const ATTEMPTS = 8;
+
+const busy = () => new HttpError(409, 'Je listings worden net ook elders gewijzigd. Probeer het opnieuw.');
+
+export interface OwnerCounter {
+  /** Active listings as counted now (0 for a member without any). */
+  count(ownerId: string): Promise<number>;
+  /** Refuses (403) a member at the limit before any work is done; `take` checks again. */
+  check(ownerId: string, unlimited: boolean, now?: Date): Promise<void>;
+  /** Takes a place for `listingId`; over the limit (unless unlimited) a 403 with the limit's message. */
+  take(ownerId: string, listingId: string, unlimited: boolean, now?: Date): Promise<void>;
+  /** Gives back the places of these listings (no event when none was held). */
+  release(ownerId: string, listingIds: readonly string[]): Promise<void>;
+  /** Gives back every place (the member's listings were all deactivated). */
+  releaseAll(ownerId: string): Promise<void>;
+}
+
+export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (id: string) => void): OwnerCounter {
+  const read = async (ownerId: string): Promise<OwnerDoc> => {
+    const doc = await owners.findById(ownerId).lean();
+    if (doc) return { ...doc, active: doc.active ?? {} };
+    try {
+      await owners.collection.insertOne({ _id: ownerId, version: 0, active: {} } as never);
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+    return (await owners.findById(ownerId).lean().orFail()) as OwnerDoc;
+  };
+
+  /** One conditional write: the new set of places, its count announced with the next version. */
+  const write = async (doc: OwnerDoc, set: Record<string, Date>, unset: readonly string[]): Promise<boolean> => {
+    const count = Object.keys(doc.active).length + Object.keys(set).filter((id) => !(id in doc.active)).length - unset.filter((id) => id in doc.active).length;
+    const version = doc.version + 1;
+    const event = createEvent(eventRegistry, 'listing.owner.counted', { userId: doc._id, version, activeListings: count });
+    const result = await owners.collection.updateOne(
+      { _id: doc._id, version: doc.version } as never,
+      {
+        $set: { version, ...Object.fromEntries(Object.entries(set).map(([id, at]) => [`active.${id}`, at])), ...outboxFields(event) },
+        ...(unset.length && { $unset: Object.fromEntries(unset.map((id) => [`active.${id}`, ''])) }),
+      },
+    );
+    if (result.modifiedCount !== 1) return false;
+    kick(doc._id);
+    return true;
+  };
+
+  /** Places whose listing is gone or no longer active (those of a dead writer only after a while). */
+  const stale = async (doc: OwnerDoc, now: Date): Promise<string[]> => {
+    const ids = Object.keys(doc.active);
+    const live = new Set((await listings.find({ _id: { $in: ids }, active: true }, { _id: 1 }).lean()).map((l) => l._id));
+    const existing = new Set((await listings.find({ _id: { $in: ids } }, { _id: 1 }).lean()).map((l) => l._id));
+    return ids.filter((id) => !live.has(id) && (existing.has(id) || now.getTime() - new Date(doc.active[id]!).getTime() > STALE_AFTER_MS));
+  };
+
+  /** At the limit: the stale places that may be given back, or a 403 when that is not enough. */
+  const freePlaces = async (doc: OwnerDoc, now: Date): Promise<string[]> => {
+    const held = Object.keys(doc.active ?? {}).length;
+    if (held < FREE_ACTIVE_LISTINGS_MAX) return [];
+    const unset = await stale({ ...doc, active: doc.active ?? {} }, now);
+    if (held - unset.length >= FREE_ACTIVE_LISTINGS_MAX) throw forbidden(LISTING_MESSAGES.activeLimit);
+    return unset;
+  };
+
+  return {
+    async count(ownerId) {
+      const doc = await owners.findById(ownerId, { active: 1 }).lean();
+      return Object.keys(doc?.active ?? {}).length;
+    },
+
+    async check(ownerId, unlimited, now = new Date()) {
+      if (unlimited) return;
+      const doc = await owners.findById(ownerId).lean();
+      if (doc) await freePlaces(doc, now);
+    },
+
+    async take(ownerId, listingId, unlimited, now = new Date()) {
+      for (let i = 0; i < ATTEMPTS; i++) {
+        const doc = await read(ownerId);
+        // A place this listing holds already (a retried creation) is not a new one.
+        const unset = unlimited || listingId in doc.active ? [] : await freePlaces(doc, now);
+        if (await write(doc, { [listingId]: now }, unset)) return;
+      }
+      throw busy();
+    },
+
+    async release(ownerId, listingIds) {
+      for (let i = 0; i < ATTEMPTS; i++) {
+        const doc = await owners.findById(ownerId).lean();
+        const held = listingIds.filter((id) => doc?.active && id in doc.active);
+        if (!doc || !held.length) return;
+        if (await write({ ...doc, active: doc.active }, {}, held)) return;
+      }
+      throw busy();
+    },
+
+    async releaseAll(ownerId) {
+      for (let i = 0; i < ATTEMPTS; i++) {
+        const doc = await owners.findById(ownerId).lean();
+        const held = Object.keys(doc?.active ?? {});
+        if (!doc || !held.length) return;
+        if (await write({ ...doc, active: doc.active }, {}, held)) return;
+      }
+      throw busy();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { ADMIN_ROLES, type ListingCard, type Role } from '@ruilplein/contracts';
+import { isPlace, toVec } from './geo.ts';
+import { SlotTable } from './slots.ts';
+
+/** A member as the search needs them (the members projection's fields, or auth's event). */
+export interface MemberState {
+  id: string;
+  version: number;
+  firstName: string;
+  lastName: string;
+  city?: string;
+  latitude?: number;
+  longitude?: number;
+  roles: readonly Role[];
+  subscriptionEndsAt?: Date | string;
+  deleted?: boolean;
+}
+
+const KNOWN = 1;
+const PREMIUM_ROLE = 2;
+const ADMIN = 4;
+const DELETED = 8;
+const PLACE = 16;
+
+/** The caller as search sees them. */
+export interface Searcher {
+  id: string;
+  /** Unit vector of their place, absent without one. */
+  place?: { x: number; y: number; z: number };
+  premium: boolean;
+}
+
+/**
+ * Every member the listing service knows, compactly: names and city as one text per member (the
+ * card's `user`), their place as a unit vector and what makes them premium. Owners referenced by a
+ * listing before their member state arrived get an empty row (version 0), filled in later.
+ */
+export class MemberTable extends SlotTable {
+  private flags: Uint8Array;
+  private versions: Uint32Array;
+  private subscriptionEnds: Float64Array;
+  private xs: Float64Array;
+  private ys: Float64Array;
+  private zs: Float64Array;
+  /** Decoded `user` objects of recently shown owners (cards show the same owners again and again). */
+  private shown = new Map<number, ListingCard['user']>();
+
+  constructor(capacity = 1024) {
+    super(capacity);
+    this.flags = new Uint8Array(capacity);
+    this.versions = new Uint32Array(capacity);
+    this.subscriptionEnds = new Float64Array(capacity);
+    this.xs = new Float64Array(capacity);
+    this.ys = new Float64Array(capacity);
+    this.zs = new Float64Array(capacity);
+  }
+
+  protected grow(capacity: number): void {
+    const grown = <T extends Uint8Array | Uint32Array | Float64Array>(from: T, to: T): T => {
+      to.set(from.subarray(0, this.top) as never);
+      return to;
+    };
+    this.flags = grown(this.flags, new Uint8Array(capacity));
+    this.versions = grown(this.versions, new Uint32Array(capacity));
+    this.subscriptionEnds = grown(this.subscriptionEnds, new Float64Array(capacity));
+    this.xs = grown(this.xs, new Float64Array(capacity));
+    this.ys = grown(this.ys, new Float64Array(capacity));
+    this.zs = grown(this.zs, new Float64Array(capacity));
+  }
+
+  /** The slot of `id`, adding an empty row when unknown (a listing's owner before their state arrived). */
+  slotOf(id: string): number {
+    const slot = this.find(id);
+    return slot >= 0 ? slot : this.add(id);
+  }
+
+  private add(id: string): number {
+    const slot = this.insert(id, '[]');
+    this.flags[slot] = 0;
+    this.versions[slot] = 0;
+    this.subscriptionEnds[slot] = 0;
+    return slot;
+  }
+
+  /** Applies a member state when it is newer than the one held; answers whether it did. */
+  apply(state: MemberState): boolean {
+    const slot = this.slotOf(state.id);
+    if (this.versions[slot]! >= state.version && this.flags[slot]! & KNOWN) return false;
+    this.versions[slot] = state.version;
+    this.shown.delete(slot);
+    if (state.deleted) {
+      this.flags[slot] = KNOWN | DELETED;
+      this.subscriptionEnds[slot] = 0;
+      this.setText(slot, '[]');
+      return true;
+    }
+    let flags = KNOWN;
+    if (state.roles.includes('Premium')) flags |= PREMIUM_ROLE;
+    if (state.roles.some((r) => ADMIN_ROLES.includes(r))) flags |= ADMIN;
+    if (isPlace(state.latitude, state.longitude)) {
+      flags |= PLACE;
+      const v = toVec(state.latitude!, state.longitude!);
+      this.xs[slot] = v.x;
+      this.ys[slot] = v.y;
+      this.zs[slot] = v.z;
+    }
+    this.flags[slot] = flags;
+    this.subscriptionEnds[slot] = state.subscriptionEndsAt ? new Date(state.subscriptionEndsAt).getTime() || 0 : 0;
+    this.setText(slot, JSON.stringify([state.firstName, state.lastName, state.city ?? null]));
+    return true;
+  }
+
+  /** Marks a member gone when the deletion is newer than what is held. */
+  delete(id: string, version: number): boolean {
+    return this.apply({ id, version, firstName: '', lastName: '', roles: [], deleted: true });
+  }
+
+  version(id: string): number {
+    const slot = this.find(id);
+    return slot < 0 ? 0 : this.versions[slot]!;
+  }
+
+  /** The same rule as members/model.ts `isPremium`: role Premium, an admin role, or a subscription running. */
+  premiumAt(slot: number, now: number): boolean {
+    const f = this.flags[slot]!;
+    if (!(f & KNOWN) || f & DELETED) return false;
+    return (f & (PREMIUM_ROLE | ADMIN)) !== 0 || this.subscriptionEnds[slot]! > now;
+  }
+
+  /** The caller: place and premium from what the listing service knows of them, never from the request. */
+  searcher(id: string, now: number): Searcher {
+    const slot = this.find(id);
+    if (slot < 0) return { id, premium: false };
+    const f = this.flags[slot]!;
+    const place = f & PLACE && !(f & DELETED) ? { x: this.xs[slot]!, y: this.ys[slot]!, z: this.zs[slot]! } : undefined;
+    return { id, premium: this.premiumAt(slot, now), ...(place && { place }) };
+  }
+
+  /** The card's `user`; empty names while the member is unknown or gone. */
+  owner(slot: number): ListingCard['user'] {
+    let user = this.shown.get(slot);
+    if (user) return user;
+    const [firstName = '', lastName = '', city = null] = JSON.parse(this.text(slot)) as [string?, string?, (string | null)?];
+    user = { id: this.id(slot), firstName, lastName, ...(city !== null && { city }) };
+    if (this.shown.size >= 10_000) this.shown.clear();
+    this.shown.set(slot, user);
+    return user;
+  }
+
+  bytes(): number {
+    return this.baseBytes() + this.capacity * (1 + 4 + 8 * 4) + this.arena.allocatedBytes;
+  }
+}

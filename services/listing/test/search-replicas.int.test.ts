@@ -1,0 +1,100 @@
+// Two replicas of the listing service on the same store and NATS: each keeps its own search index,
+// loaded at start and fed by its own ephemeral consumers, so a listing placed through one is found
+// through the other within a second.
+import { ListingCardSchema } from '@ruilplein/contracts';
+import { body, listen } from '@ruilplein/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createListingService } from '../src/app.ts';
+import type { SearchService } from '../src/search/sync.ts';
+import { call, createListing, itemFields, logger, PLACES, startListing, type ListingHarness, type TestMember } from './listings.helpers.ts';
+
+let a: ListingHarness;
+let b: { url: string; close(): Promise<void>; search: SearchService };
+let premium: TestMember;
+
+async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not so within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const searchIds = async (url: string, token: string, query: string) => {
+  const res = await call(url, `/api/listing${query}`, { token });
+  expect(res.status).toBe(200);
+  return z.array(ListingCardSchema).parse(await body(res)).map((c) => c.id);
+};
+
+beforeAll(async () => {
+  a = await startListing();
+  premium = await a.member({ ...PLACES.utrecht, roles: ['Premium'] });
+  await until(async () => (await fetch(`${a.url}/readyz`)).status === 200);
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+describe('search on two replicas', () => {
+  it('loads what the store holds when a replica starts', async () => {
+    const before = await createListing(a.url, premium.token, itemFields({ title: 'Van voor de start', CategoryIDs: ['boeken'] }));
+    // The second replica: same database, same NATS, its own index.
+    const service = await createListingService({ db: a.db, bus: a.bus, redis: a.redis, logger, verifyToken: a.issuer.verifyToken });
+    const server = await listen(service.app);
+    const search = service.workers!.find((w): w is SearchService => 'engine' in w)!;
+    b = {
+      url: server.url,
+      search,
+      async close() {
+        await server.close();
+        for (const worker of service.workers ?? []) await worker.stop();
+      },
+    };
+    await search.ready;
+    expect(await searchIds(b.url, premium.token, '?categoryIds=boeken')).toContain(before.id);
+  });
+
+  it('finds on replica B within a second what was placed through replica A', async () => {
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const listing = await createListing(a.url, premium.token, itemFields({ title: `Vers ${i}`, CategoryIDs: ['tuin'] }));
+      const placed = Date.now();
+      await until(async () => (await searchIds(b.url, premium.token, '?categoryIds=tuin&take=50')).includes(listing.id), 5000);
+      delays.push(Date.now() - placed);
+    }
+    expect(Math.max(...delays), `delays ${delays.join(', ')} ms`).toBeLessThan(1000);
+  });
+
+  it('applies a replica’s own announced write at once, before any event arrives', async () => {
+    const id = '0123456789abcdef01234567';
+    b.search.announce({
+      id: crypto.randomUUID(),
+      type: 'listing.listing.created',
+      occurredAt: new Date().toISOString(),
+      payload: {
+        id,
+        version: 1,
+        ownerId: premium.id,
+        active: true,
+        title: 'Eigen schrijven',
+        excerpt: 'Direct zichtbaar op deze replica',
+        listingType: 'item',
+        acceptsItems: false,
+        isPremium: false,
+        initialValue: null,
+        categoryIds: ['hobby'],
+        imageUrl: '/uploads/listings/x.webp',
+        thumbnailUrl: '/uploads/listings/x-t.webp',
+        placeholder: '',
+        createdAt: new Date().toISOString(),
+        latitude: PLACES.utrecht.latitude,
+        longitude: PLACES.utrecht.longitude,
+      },
+    });
+    // Synchronously in B's index; and published, so A follows.
+    expect(b.search.engine.index.has(id)).toBe(true);
+    await until(async () => (await searchIds(a.url, premium.token, '?categoryIds=hobby')).includes(id), 5000);
+  });
+});
