@@ -68,6 +68,9 @@ export function listingContext(db: Connection, categories: CategoryCache, relay:
 
 export async function createListingService(deps: ListingDeps): Promise<ServiceParts> {
   const { db, bus, logger } = deps;
+  // Loads in the background from the first moment (a large index takes a while): /healthz answers
+  // meanwhile, /readyz (and search) once it is loaded.
+  const search = startSearch({ db, bus, logger });
   const categories = categoryModel(db);
   const listings = listingModel(db);
   const owners = ownerModel(db);
@@ -81,8 +84,6 @@ export async function createListingService(deps: ListingDeps): Promise<ServicePa
   const ctx = listingContext(db, cache, relay, logger);
   const seeder = deps.local ? demoSeeder(ctx, db) : undefined;
   const members = await consumeMembers(bus, db, ctx, logger, { applied: seeder?.memberApplied });
-  // Loads in the background: /healthz answers meanwhile, /readyz (and search) once it is loaded.
-  const search = startSearch({ db, bus, logger });
   seeder?.seedPresent();
   const app = createApp({
     service: 'listing',

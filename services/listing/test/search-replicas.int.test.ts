@@ -97,4 +97,27 @@ describe('search on two replicas', () => {
     expect(b.search.engine.index.has(id)).toBe(true);
     await until(async () => (await searchIds(a.url, premium.token, '?categoryIds=hobby')).includes(id), 5000);
   });
+
+  it('starts a replica from a snapshot and the events after it', async () => {
+    const searchOf = (parts: { workers?: unknown[] }) => parts.workers!.find((w): w is SearchService => typeof w === 'object' && w !== null && 'engine' in w)!;
+    const before = await createListing(a.url, premium.token, itemFields({ title: 'Voor de momentopname', CategoryIDs: ['muziek'] }));
+    await until(async () => (await searchIds(a.url, premium.token, '?categoryIds=muziek')).includes(before.id), 5000);
+    const written = await searchOf(a.service).snapshot();
+    expect(written?.bytes).toBeGreaterThan(0);
+    const after = await createListing(a.url, premium.token, itemFields({ title: 'Na de momentopname', CategoryIDs: ['muziek'] }));
+
+    const service = await createListingService({ db: a.db, bus: a.bus, redis: a.redis, logger, verifyToken: a.issuer.verifyToken });
+    const server = await listen(service.app);
+    try {
+      const c = searchOf(service);
+      await c.ready;
+      expect(c.stats().source).toBe('snapshot');
+      expect(c.stats().listings).toBe(searchOf(a.service).stats().listings);
+      await until(async () => (await searchIds(server.url, premium.token, '?categoryIds=muziek')).includes(after.id), 5000);
+      expect(await searchIds(server.url, premium.token, '?categoryIds=muziek')).toEqual(await searchIds(a.url, premium.token, '?categoryIds=muziek'));
+    } finally {
+      await server.close();
+      for (const worker of service.workers ?? []) await worker.stop();
+    }
+  });
 });

@@ -60,6 +60,25 @@ export class Arena {
     return this.chunks.length * CHUNK_BYTES;
   }
 
+  /** The bytes written so far, chunk by chunk (the last one only up to where it is filled): for a snapshot. */
+  written(): Buffer[] {
+    return this.chunks.map((chunk, i) => (i === this.chunks.length - 1 ? chunk.subarray(0, this.used) : chunk));
+  }
+
+  /** An arena holding `chunks` as written by `written()` (each a full chunk but the last), `liveBytes` of them in use. */
+  static restore(chunks: Buffer[], liveBytes: number): Arena {
+    const arena = new Arena();
+    arena.chunks = chunks.map((chunk, i) => {
+      if (i < chunks.length - 1 && chunk.length === CHUNK_BYTES) return chunk;
+      const full = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+      chunk.copy(full);
+      return full;
+    });
+    arena.used = chunks.length ? chunks.at(-1)!.length : CHUNK_BYTES;
+    arena.liveBytes = liveBytes;
+    return arena;
+  }
+
   /** Whether copying the live texts would give back at least a third of the space, and more than two chunks. */
   get wantsCompaction(): boolean {
     const garbage = this.allocatedBytes - this.liveBytes;

@@ -1,7 +1,7 @@
 import type { ListingType } from '@ruilplein/contracts';
 import { isPlace, toVec } from './geo.ts';
 import type { MemberTable } from './members.ts';
-import { hashId, SlotTable } from './slots.ts';
+import { capacityFor, hashId, SlotTable, type TableImage } from './slots.ts';
 
 /** A listing as the search needs it: the fields of `listing.listing.*` events (or of the stored document). */
 export interface ListingState {
@@ -282,6 +282,56 @@ export class ListingIndex extends SlotTable {
       }
     }
     return out;
+  }
+
+  image(): TableImage {
+    const image = this.imageBase();
+    const top = this.top;
+    // Nested arrays are beyond FerretDB: the cells' grid positions are columns too.
+    Object.assign(image.meta, { words: this.words, categories: [...this.categories], live: this.live });
+    Object.assign(image.columns, {
+      flags: this.flags.slice(0, top),
+      versions: this.versions.slice(0, top),
+      created: this.created.slice(0, top),
+      keys: this.keys.slice(0, top),
+      values: this.values.slice(0, top),
+      owners: this.owners.slice(0, top),
+      xs: this.xs.slice(0, top),
+      ys: this.ys.slice(0, top),
+      zs: this.zs.slice(0, top),
+      cats: this.cats.slice(0, top * this.words),
+      cellOf: this.cellOf.slice(0, top),
+      cellLat: Int32Array.from(this.cells, (c) => c.lat),
+      cellLon: Int32Array.from(this.cells, (c) => c.lon),
+    });
+    return image;
+  }
+
+  static restore(image: TableImage, members: MemberTable): ListingIndex {
+    const index = new ListingIndex(members, capacityFor(image.meta.top));
+    index.restoreBase(image);
+    const meta = image.meta as TableImage['meta'] & { words: number; categories: string[]; live: number };
+    for (const id of meta.categories) index.categoryBitOf(id);
+    if (index.words !== meta.words) index.widen(meta.words);
+    index.live = meta.live;
+    const c = image.columns;
+    index.flags.set(c.flags as Uint8Array);
+    index.versions.set(c.versions as Uint32Array);
+    index.created.set(c.created as Float64Array);
+    index.keys.set(c.keys as Uint32Array);
+    index.values.set(c.values as Int32Array);
+    index.owners.set(c.owners as Int32Array);
+    index.xs.set(c.xs as Float64Array);
+    index.ys.set(c.ys as Float64Array);
+    index.zs.set(c.zs as Float64Array);
+    index.cats.set(c.cats as Uint32Array);
+    // The same cells in the same order, then every row back into its cell.
+    const cellLat = c.cellLat as Int32Array;
+    const cellLon = c.cellLon as Int32Array;
+    for (let i = 1; i < cellLat.length; i++) index.cellFor(cellLat[i]!, cellLon[i]!);
+    const cellOf = c.cellOf as Int32Array;
+    for (let slot = 0; slot < meta.top; slot++) if (cellOf[slot]! >= 0) index.place(slot, cellOf[slot]!);
+    return index;
   }
 
   /** Memory this index holds: columns, hash table, grid and texts. */

@@ -1,6 +1,6 @@
 import { ADMIN_ROLES, type ListingCard, type Role } from '@ruilplein/contracts';
 import { isPlace, toVec } from './geo.ts';
-import { SlotTable } from './slots.ts';
+import { capacityFor, SlotTable, type TableImage } from './slots.ts';
 
 /** A member as the search needs them (the members projection's fields, or auth's event). */
 export interface MemberState {
@@ -149,5 +149,32 @@ export class MemberTable extends SlotTable {
 
   bytes(): number {
     return this.baseBytes() + this.capacity * (1 + 4 + 8 * 4) + this.arena.allocatedBytes;
+  }
+
+  image(): TableImage {
+    const image = this.imageBase();
+    const top = this.top;
+    Object.assign(image.columns, {
+      flags: this.flags.slice(0, top),
+      versions: this.versions.slice(0, top),
+      subscriptionEnds: this.subscriptionEnds.slice(0, top),
+      xs: this.xs.slice(0, top),
+      ys: this.ys.slice(0, top),
+      zs: this.zs.slice(0, top),
+    });
+    return image;
+  }
+
+  static restore(image: TableImage): MemberTable {
+    const table = new MemberTable(capacityFor(image.meta.top));
+    table.restoreBase(image);
+    const c = image.columns;
+    table.flags.set(c.flags as Uint8Array);
+    table.versions.set(c.versions as Uint32Array);
+    table.subscriptionEnds.set(c.subscriptionEnds as Float64Array);
+    table.xs.set(c.xs as Float64Array);
+    table.ys.set(c.ys as Float64Array);
+    table.zs.set(c.zs as Float64Array);
+    return table;
   }
 }

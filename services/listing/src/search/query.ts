@@ -8,7 +8,7 @@ import {
   type ListingType,
 } from '@ruilplein/contracts';
 import { boundsOf, chord2ForKm, kmForChord2, roundKm, type Vec3 } from './geo.ts';
-import { InterestBook, trendingScore } from './interest.ts';
+import { trendingScore, type InterestBook } from './interest.ts';
 import { ACCEPTS_ITEMS, latCell, LIVE, lonCell, PLACED, PREMIUM, SERVICE, type ListingIndex } from './listings.ts';
 import type { MemberTable, Searcher } from './members.ts';
 import { topK } from './order.ts';
@@ -144,8 +144,8 @@ export class SearchEngine {
     const scan = this.baseScan(searcher, now);
     scan.center = searcher.place;
     scan.maxC2 = chord2ForKm(radiusKm);
+    // Never one's own (an unknown caller, -1, owns nothing).
     scan.excludeOwner = scan.viewer;
-    if (scan.excludeOwner < 0) scan.excludeOwner = -2;
     const n = this.gather(scan);
     const { created, keys, flags, owners } = this.index;
     const found = this.found;

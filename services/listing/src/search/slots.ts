@@ -1,5 +1,17 @@
 import { Arena } from './arena.ts';
 
+export type Column = Uint8Array | Uint32Array | Int32Array | Float64Array;
+
+/** A table as a snapshot holds it: copies of its columns (rows 0…top), its texts, and a few numbers. */
+export interface TableImage {
+  meta: { top: number; size: number; liveBytes: number; [key: string]: unknown };
+  columns: Record<string, Column>;
+  chunks: Buffer[];
+}
+
+/** The smallest power of two that holds `n` rows (at least 1024). */
+export const capacityFor = (n: number) => 2 ** Math.max(10, Math.ceil(Math.log2(Math.max(1, n) * 1.25)));
+
 /** FNV-1a over the UTF-16 code units: ids are short ASCII, so this is quick and spreads well. */
 export function hashId(id: string): number {
   let h = 0x811c9dc5;
@@ -112,6 +124,37 @@ export abstract class SlotTable {
   text(slot: number): string {
     const idLen = this.idLens[slot]!;
     return this.arena.read(this.refs[slot]! + idLen, this.lens[slot]! - idLen);
+  }
+
+  /** Copies of the base columns and the texts, taken at once (the texts are append-only: referenced, not copied). */
+  protected imageBase(): TableImage {
+    return {
+      meta: { top: this.top, size: this.size, liveBytes: this.arena.liveBytes },
+      columns: { free: Int32Array.from(this.free), hashes: this.hashes.slice(0, this.top), refs: this.refs.slice(0, this.top), lens: this.lens.slice(0, this.top), idLens: this.idLens.slice(0, this.top) },
+      chunks: this.arena.written(),
+    };
+  }
+
+  /** Takes over a snapshot's rows (the table must be new, with room for them); the hash table is built anew. */
+  protected restoreBase(image: TableImage): void {
+    const { top, size, liveBytes } = image.meta;
+    const free = image.columns.free as Int32Array;
+    if (top > this.capacity) throw new Error('snapshot larger than the table');
+    this.top = top;
+    this.size = size;
+    this.free = [...free];
+    this.hashes.set(image.columns.hashes as Uint32Array);
+    this.refs.set(image.columns.refs as Float64Array);
+    this.lens.set(image.columns.lens as Uint32Array);
+    this.idLens.set(image.columns.idLens as Uint8Array);
+    this.arena = Arena.restore(image.chunks, liveBytes);
+    const freed = new Set(this.free);
+    for (let slot = 0; slot < top; slot++) {
+      if (freed.has(slot)) continue;
+      let i = this.hashes[slot]! & this.mask;
+      while (this.table[i] !== 0) i = (i + 1) & this.mask;
+      this.table[i] = slot + 1;
+    }
   }
 
   /** Bytes of the columns this class keeps per slot, and of the hash table. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEnvelopeSchema, eventRegistry, type EventEnvelope } from '@ruilplein/contracts';
 import { ensureStream, publishEvent, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import { DeliverPolicy, NatsError, type ConsumerMessages } from 'nats';
@@ -7,15 +8,15 @@ import { INTEREST_WINDOW_MS, InterestBook } from './interest.ts';
 import { ListingIndex, type ListingState } from './listings.ts';
 import { MemberTable } from './members.ts';
 import { SearchEngine } from './query.ts';
+import { latestSnapshot, readSnapshot, releaseLease, takeLease, writeSnapshot, type SnapshotHead, type StreamPositions } from './snapshot.ts';
 
 /** The members projection's durable consumer (members/consumer.ts): what it acknowledged is in the `members` collection. */
 export const MEMBERS_DURABLE = 'listing-members';
-/** Without that consumer's position, member events are read again from this far back. */
-const MEMBER_MARGIN_MS = 10 * 60_000;
 /** A removed listing's version is kept this long against late events about it. */
 const REMOVED_KEPT_MS = 24 * 3600_000;
 const HOUSEKEEPING_MS = 10 * 60_000;
 const LOAD_BATCH = 5000;
+const LEASE_MS = 30 * 60_000;
 
 /** Collections the index is built from: the listing service's own. */
 const LISTINGS = 'listings';
@@ -26,6 +27,8 @@ const MEMBERS = 'members';
  * When the trade service announces offers, add
  * `{ stream: 'trade', subject: 'trade.offer.created', kind: 'offer', read: (p) => ({ listingIds: [p.listingOfferedOnId], memberId: p.senderId, at: p.createdAt }) }`
  * (with the names its event gets); the listing service's NATS user may already read any stream.
+ * Interest is read again from 14 days back at every start (recording is idempotent), so snapshots
+ * need not hold it.
  */
 const INTEREST_SOURCES = [
   {
@@ -36,16 +39,27 @@ const INTEREST_SOURCES = [
   },
 ] as const;
 
+export interface SnapshotOptions {
+  /** A new snapshot once the newest is older than this. Default 6 hours. */
+  everyMs?: number;
+  /** No snapshots for an index smaller than this (a full load is quick enough). Default 20,000. */
+  minListings?: number;
+  /** How often a replica looks whether a snapshot is due. Default 10 minutes. */
+  checkMs?: number;
+}
+
 export interface SearchStats {
   listings: number;
   members: number;
   /** Bytes the index holds (columns, hash tables, grid, texts). */
   bytes: number;
   loadMs: number;
+  /** Where the index came from at start. */
+  source: 'store' | 'snapshot';
 }
 
 export interface SearchService extends Worker {
-  engine: SearchEngine;
+  readonly engine: SearchEngine;
   /** Resolves once the index is loaded and follows the events. */
   ready: Promise<void>;
   isReady(): boolean;
@@ -56,6 +70,8 @@ export interface SearchService extends Worker {
    * duplicate). Never fails the write: the relay stays the guarantee.
    */
   announce(event: EventEnvelope): void;
+  /** Writes a snapshot now (when this replica gets the lease); answers its size, or undefined. */
+  snapshot(): Promise<{ id: string; bytes: number; storedBytes: number; ms: number } | undefined>;
   stats(): SearchStats;
 }
 
@@ -63,27 +79,37 @@ export interface SearchDeps {
   db: Connection;
   bus: Bus;
   logger: Logger;
+  /** false: neither read nor write snapshots. */
+  snapshots?: SnapshotOptions | false;
 }
 
 type ListingEventType = 'listing.listing.created' | 'listing.listing.updated' | 'listing.listing.deleted';
 
 /**
- * The search's read model on this replica: built from the `listings` and `members` collections at
- * start, then kept current by ephemeral ordered JetStream consumers of its own (nothing durable,
- * nothing shared with other replicas) that start exactly where the load began, so no change made
- * in between is missed; every change applies only when its version is newer.
+ * The search's read model on this replica: restored from the newest snapshot, or else built from
+ * the `listings` and `members` collections, then kept current by ephemeral ordered JetStream
+ * consumers of its own (nothing durable, nothing shared with other replicas) that start exactly
+ * after the stream positions the tables reflect, so no change is missed; every change applies only
+ * when its version is newer.
  */
 export function startSearch(deps: SearchDeps): SearchService {
   const { db, bus, logger } = deps;
-  const members = new MemberTable();
-  const index = new ListingIndex(members);
+  const snapshots = deps.snapshots === false ? undefined : { everyMs: 6 * 3600_000, minListings: 20_000, checkMs: 10 * 60_000, ...deps.snapshots };
+  let members = new MemberTable();
+  let index = new ListingIndex(members);
   const interest = new InterestBook();
-  const engine = new SearchEngine(index, members, interest);
+  let engine = new SearchEngine(index, members, interest);
+  /** What the tables reflect: the last sequence applied from each stream. */
+  const positions: StreamPositions = { listingSeq: 0, authSeq: 0 };
   const feeds: ConsumerMessages[] = [];
   const loops: Promise<void>[] = [];
+  const owner = randomUUID();
   let stopped = false;
+  /** Ends a wait between load attempts (on stop). */
+  let wake = () => {};
   let loaded = false;
   let loadMs = 0;
+  let origin: SearchStats['source'] = 'store';
 
   const applyListing = (type: ListingEventType, payload: unknown) => {
     if (type === 'listing.listing.deleted') {
@@ -92,7 +118,7 @@ export function startSearch(deps: SearchDeps): SearchService {
       return;
     }
     const p = eventRegistry[type].parse(payload);
-    if (index.apply({ ...p, createdAt: p.createdAt }) && !p.active) interest.forget(index.find(p.id));
+    if (index.apply(p) && !p.active) interest.forget(index.find(p.id));
   };
 
   const applyMember = (type: string, payload: unknown) => {
@@ -105,7 +131,12 @@ export function startSearch(deps: SearchDeps): SearchService {
   };
 
   /** Reads an ordered consumer until stopped; a malformed event is logged and skipped. */
-  const follow = async (stream: string, options: { filterSubjects: string[]; opt_start_seq?: number; opt_start_time?: string }, handle: (type: string, payload: unknown) => void) => {
+  const follow = async (
+    stream: string,
+    options: { filterSubjects: string[]; opt_start_seq?: number; opt_start_time?: string },
+    handle: (type: string, payload: unknown) => void,
+    applied?: (seq: number) => void,
+  ) => {
     const consumer = await bus.js.consumers.get(stream, {
       filterSubjects: options.filterSubjects,
       ...(options.opt_start_time ? { opt_start_time: options.opt_start_time } : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: Math.max(1, options.opt_start_seq ?? 1) }),
@@ -121,24 +152,38 @@ export function startSearch(deps: SearchDeps): SearchService {
           } catch (err) {
             logger.warn({ err, subject: msg.subject, seq: msg.seq }, 'search: event not applied');
           }
+          applied?.(msg.seq);
         }
       })(),
     );
   };
 
-  const load = async () => {
-    const started = performance.now();
-    await Promise.all([ensureStream(bus, 'listing'), ensureStream(bus, 'auth')]);
+  /** The newest snapshot, when the streams still hold every event after it. */
+  const usableSnapshot = async (): Promise<SnapshotHead | undefined> => {
+    const head = await latestSnapshot(db).catch((err: unknown) => logger.warn({ err }, 'search: snapshots not readable'));
+    if (!head) return undefined;
+    for (const [stream, seq] of [['listing', head.listingSeq], ['auth', head.authSeq]] as const) {
+      const { first_seq, last_seq } = (await bus.jsm.streams.info(stream)).state;
+      if (first_seq > seq + 1 || last_seq < seq) {
+        logger.info({ snapshot: head._id, stream, seq, first_seq, last_seq }, 'search: snapshot too old for the stream; loading from the store');
+        return undefined;
+      }
+    }
+    return head;
+  };
+
+  /** Every member and active listing from the store; answers the positions they reflect. */
+  const loadFromStore = async (): Promise<StreamPositions | undefined> => {
     // Positions first: everything announced up to them is in the collections when the load reads them.
     const listingSeq = (await bus.jsm.streams.info('listing')).state.last_seq;
-    const memberFrom = await bus.jsm.consumers.info('auth', MEMBERS_DURABLE).then(
-      (info) => ({ opt_start_seq: info.ack_floor.stream_seq + 1 }),
+    // What the members projection acknowledged is in its collection; without it, from the start of the stream.
+    const authSeq = await bus.jsm.consumers.info('auth', MEMBERS_DURABLE).then(
+      (info) => info.ack_floor.stream_seq,
       (err: unknown) => {
         if (!(err instanceof NatsError) || err.api_error?.err_code !== 10014) throw err;
-        return { opt_start_time: new Date(Date.now() - MEMBER_MARGIN_MS).toISOString() };
+        return 0;
       },
     );
-
     const memberDocs = db.collection<MemberDoc>(MEMBERS).find({}, { batchSize: LOAD_BATCH, projection: { firstName: 1, lastName: 1, city: 1, latitude: 1, longitude: 1, roles: 1, subscriptionEndsAt: 1, deleted: 1, version: 1 } });
     for await (const m of memberDocs) {
       members.apply({ ...m, id: m._id, roles: m.roles ?? [] });
@@ -148,14 +193,49 @@ export function startSearch(deps: SearchDeps): SearchService {
       { batchSize: LOAD_BATCH, projection: { outbox: 0, outboxParked: 0, updatedAt: 0 } },
     );
     for await (const doc of listingDocs) {
-      if (stopped) return;
+      if (stopped) return undefined;
       index.apply(fromDoc(doc));
     }
+    return { listingSeq, authSeq };
+  };
 
-    await follow('auth', { filterSubjects: ['auth.user.>'], ...memberFrom }, applyMember);
-    await follow('listing', { filterSubjects: ['listing.listing.>'], opt_start_seq: listingSeq + 1 }, (type, payload) => {
-      if (type === 'listing.listing.created' || type === 'listing.listing.updated' || type === 'listing.listing.deleted') applyListing(type, payload);
-    });
+  const fresh = () => {
+    members = new MemberTable();
+    index = new ListingIndex(members);
+    engine = new SearchEngine(index, members, interest);
+  };
+
+  const load = async () => {
+    const started = performance.now();
+    await Promise.all([ensureStream(bus, 'listing'), ensureStream(bus, 'auth')]);
+    const head = snapshots ? await usableSnapshot() : undefined;
+    let from: StreamPositions | undefined;
+    if (head) {
+      try {
+        const image = await readSnapshot(db, head);
+        members = MemberTable.restore(image.members);
+        index = ListingIndex.restore(image.listings, members);
+        engine = new SearchEngine(index, members, interest);
+        from = { listingSeq: head.listingSeq, authSeq: head.authSeq };
+        origin = 'snapshot';
+      } catch (err) {
+        logger.warn({ err, snapshot: head._id }, 'search: snapshot not restored; loading from the store');
+        fresh();
+      }
+    }
+    from ??= await loadFromStore();
+    if (!from || stopped) return;
+    Object.assign(positions, from);
+
+    await follow('auth', { filterSubjects: ['auth.user.>'], opt_start_seq: from.authSeq + 1 }, applyMember, (seq) => (positions.authSeq = seq));
+    await follow(
+      'listing',
+      { filterSubjects: ['listing.listing.>'], opt_start_seq: from.listingSeq + 1 },
+      (type, payload) => {
+        if (type === 'listing.listing.created' || type === 'listing.listing.updated' || type === 'listing.listing.deleted') applyListing(type, payload);
+      },
+      (seq) => (positions.listingSeq = seq),
+    );
     const since = new Date(Date.now() - INTEREST_WINDOW_MS).toISOString();
     for (const source of INTEREST_SOURCES) {
       await follow(source.stream, { filterSubjects: [source.subject], opt_start_time: since }, (type, payload) => {
@@ -172,18 +252,71 @@ export function startSearch(deps: SearchDeps): SearchService {
     logger.info({ ...stats(), ms: Math.round(loadMs) }, 'search index loaded');
   };
 
-  const stats = (): SearchStats => ({ listings: index.live, members: members.size, bytes: index.bytes() + members.bytes(), loadMs });
+  /** Loads until it succeeds (the store or NATS may not answer yet, or another start creates a stream at the same moment). */
+  const loadUntilDone = async () => {
+    for (let attempt = 1; !stopped; attempt++) {
+      try {
+        return await load();
+      } catch (err) {
+        logger.warn({ err, attempt }, 'search index not loaded; trying again');
+        for (const feed of feeds.splice(0)) await feed.close().catch(() => undefined);
+        await Promise.all(loops.splice(0));
+        fresh();
+        origin = 'store';
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(30_000, 500 * 2 ** attempt));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    }
+  };
 
-  const ready = load();
-  ready.catch((err: unknown) => logger.error({ err }, 'search index not loaded'));
+  const stats = (): SearchStats => ({ listings: index.live, members: members.size, bytes: index.bytes() + members.bytes(), loadMs, source: origin });
+
+  const snapshot = async () => {
+    if (!loaded || !(await takeLease(db, owner, LEASE_MS))) return undefined;
+    try {
+      const started = performance.now();
+      // Tables and positions at one instant (nothing runs in between): the state after exactly those events.
+      const image = { listings: index.image(), members: members.image() };
+      const written = await writeSnapshot(db, image, { ...positions });
+      const ms = Math.round(performance.now() - started);
+      logger.info({ ...written, ms, listings: index.live }, 'search: snapshot written');
+      return { ...written, ms };
+    } finally {
+      await releaseLease(db, owner).catch(() => undefined);
+    }
+  };
+
+  /** A snapshot when the newest is old (or there is none) and the index is large enough to be worth one. */
+  let snapshotting: Promise<unknown> | undefined;
+  const snapshotIfDue = () => {
+    if (!snapshots || snapshotting || !loaded || index.live < snapshots.minListings) return;
+    snapshotting = (async () => {
+      const head = await latestSnapshot(db);
+      if (head && Date.now() - +head.createdAt < snapshots.everyMs) return;
+      await snapshot();
+    })()
+      .catch((err: unknown) => logger.warn({ err }, 'search: snapshot not written'))
+      .finally(() => (snapshotting = undefined));
+  };
+
+  const ready = loadUntilDone();
+  void ready.then(snapshotIfDue);
   const housekeeping = setInterval(() => {
     const now = Date.now();
     index.sweep(now - REMOVED_KEPT_MS);
     interest.prune(now);
   }, HOUSEKEEPING_MS).unref();
+  const snapshotTimer = snapshots ? setInterval(snapshotIfDue, snapshots.checkMs).unref() : undefined;
 
   return {
-    engine,
+    get engine() {
+      return engine;
+    },
     ready,
     isReady: () => loaded,
     announce(event) {
@@ -196,11 +329,15 @@ export function startSearch(deps: SearchDeps): SearchService {
       }
       publishEvent(bus, event).catch((err: unknown) => logger.debug({ err, eventId: event.id }, 'search: early publish failed; the outbox relay publishes it'));
     },
+    snapshot,
     stats,
     async stop() {
       stopped = true;
+      wake();
       clearInterval(housekeeping);
+      clearInterval(snapshotTimer);
       await ready.catch(() => undefined);
+      await snapshotting;
       for (const feed of feeds) await feed.close();
       await Promise.all(loops);
     },
