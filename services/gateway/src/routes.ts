@@ -11,15 +11,16 @@ export const isHubPath = (path: string) => /^\/chathub(?:\/|$)/i.test(path);
 const UPLOADS: Pick<RouteDef, 'method' | 'path'> = { method: 'get', path: '/uploads/*file' };
 
 /**
- * Compiles the routes that need no token once: per method, one regular expression of their express
- * path patterns, matched case-insensitively like express does. HEAD counts as GET, as in express.
+ * Compiles once, per method, the routes' express path patterns in the registry's order, matched
+ * case-insensitively like express does; HEAD counts as GET, as in express. A request needs no token
+ * when the first route it matches is public: the order a service registers its routes in, so
+ * `/api/listing/my` (members only) is not taken for the public `/api/listing/:id` after it.
  */
 export function publicRoutes(routes: readonly RouteDef[]): (method: string, path: string) => boolean {
-  const byMethod = new Map<string, string[]>();
-  for (const r of [...routes.filter((r) => r.access === 'public'), UPLOADS]) {
+  const byMethod = new Map<string, { pattern: RegExp; isPublic: boolean }[]>();
+  for (const r of [...routes, { ...UPLOADS, access: 'public' as const }]) {
     const method = r.method.toUpperCase();
-    byMethod.set(method, [...(byMethod.get(method) ?? []), r.path]);
+    byMethod.set(method, [...(byMethod.get(method) ?? []), { pattern: pathToRegexp(r.path, { sensitive: false }).regexp, isPublic: r.access === 'public' }]);
   }
-  const compiled = new Map([...byMethod].map(([method, paths]) => [method, pathToRegexp(paths, { sensitive: false }).regexp]));
-  return (method, path) => compiled.get(method === 'HEAD' ? 'GET' : method)?.test(path) ?? false;
+  return (method, path) => byMethod.get(method === 'HEAD' ? 'GET' : method)?.find((route) => route.pattern.test(path))?.isPublic ?? false;
 }

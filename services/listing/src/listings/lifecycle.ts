@@ -2,6 +2,7 @@ import { HttpError, outboxFields } from '@ruilplein/service-kit';
 import type { ProcessedPhoto } from '../photos/image.ts';
 import type { ListingContext } from './context.ts';
 import { listingCreated, listingDeleted, listingUpdated } from './events.ts';
+import { placeOf } from '../members/model.ts';
 import { LIVE, newListingId, type ListingDoc, type ListingPhoto } from './model.ts';
 
 /** The fields a member fills in (the form, after validation). */
@@ -66,9 +67,10 @@ export async function createListing(ctx: ListingContext, input: NewListing, now 
   const id = input.id ?? newListingId();
   await ctx.counter.take(input.ownerId, id, input.unlimited, now);
   let photos: ListingPhoto[] = [];
+  let doc: ListingDoc;
   try {
     photos = await storePhotos(ctx, input.ownerId, input.photos);
-    const doc: ListingDoc = {
+    doc = {
       _id: id,
       ownerId: input.ownerId,
       ...input.fields,
@@ -84,12 +86,29 @@ export async function createListing(ctx: ListingContext, input: NewListing, now 
     const result = await ctx.listings.updateOne({ _id }, { $setOnInsert: { ...fields, ...outboxFields(listingCreated(doc)) } }, { upsert: true });
     if (result.upsertedCount !== 1) throw new HttpError(409, 'Deze listing bestaat al.');
     ctx.relay.kick(ctx.listings.collection.collectionName, id);
-    return doc;
   } catch (err) {
     await forget(ctx, photoPaths(photos));
     await ctx.counter.release(input.ownerId, [id]).catch((e: unknown) => ctx.logger.warn({ err: e, listingId: id }, 'place of a failed listing not given back'));
     throw err;
   }
+  const moved = await followOwnersPlace(ctx, input.ownerId, input.place).catch((err: unknown) => {
+    ctx.logger.warn({ err, listingId: id }, 'new listing not moved to its owner’s new place');
+    return false;
+  });
+  return (moved && (await ctx.listings.findById(id).lean())) || doc;
+}
+
+/**
+ * The owner may have moved while a listing was being placed: the members consumer then moved the
+ * owner's listings before this one existed, and it kept the old place. Checked once it is written.
+ */
+async function followOwnersPlace(ctx: ListingContext, ownerId: string, used: NewListing['place']): Promise<boolean> {
+  const member = await ctx.members.findById(ownerId).lean();
+  if (!member) return false;
+  const now = placeOf(member);
+  if (now?.latitude === used?.latitude && now?.longitude === used?.longitude) return false;
+  await moveListingsOf(ctx, ownerId, now);
+  return true;
 }
 
 interface Change {
