@@ -218,12 +218,13 @@ describe('revocation', () => {
 
 describe('short access tokens', () => {
   it('an expired access token is refused; a refresh brings a working one', async () => {
-    const short = await startAuth(stores, {}, { tokenTtl: { accessSeconds: 1 } });
+    // Long enough to be checked once while valid on a busy machine, short enough to wait out.
+    const short = await startAuth(stores, {}, { tokenTtl: { accessSeconds: 4 } });
     try {
       const member = await loggedIn(short.url);
       const jwks = createTokenVerifier(`${short.url}/.well-known/jwks.json`);
       await expect(jwks(member.token)).resolves.toMatchObject({ userId: member.id });
-      await expect.poll(async () => (await verify(member.token, short.url)).status, { timeout: 5000, interval: 200 }).toBe(401);
+      await expect.poll(async () => (await verify(member.token, short.url)).status, { timeout: 10_000, interval: 200 }).toBe(401);
       await expect(jwks(member.token)).rejects.toMatchObject({ status: 401 });
       // The browser may still send the expired token along: the public route serves it anyway.
       const res = await refresh(member.cookie, short.url, bearer(member.token));
