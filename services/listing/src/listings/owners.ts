@@ -83,9 +83,9 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
   /** Places whose listing is gone or no longer active (those of a dead writer only after a while). */
   const stale = async (doc: OwnerDoc, now: Date): Promise<string[]> => {
     const ids = Object.keys(doc.active);
-    const live = new Set((await listings.find({ _id: { $in: ids }, active: true }, { _id: 1 }).lean()).map((l) => l._id));
-    const existing = new Set((await listings.find({ _id: { $in: ids } }, { _id: 1 }).lean()).map((l) => l._id));
-    return ids.filter((id) => !live.has(id) && (existing.has(id) || now.getTime() - new Date(doc.active[id]!).getTime() > STALE_AFTER_MS));
+    // One read: with two, a listing written between them would look present but inactive, and its place be given away.
+    const found = new Map((await listings.find({ _id: { $in: ids } }, { _id: 1, active: 1 }).lean()).map((l) => [l._id, l.active]));
+    return ids.filter((id) => found.get(id) !== true && (found.has(id) || now.getTime() - new Date(doc.active[id]!).getTime() > STALE_AFTER_MS));
   };
 
   /** At the limit: the stale places that may be given back, or a 403 when that is not enough. */
