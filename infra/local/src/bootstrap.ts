@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dockerAnswers } from './docker.ts';
 import { findBinary, onPath, repoRoot, toolsBin } from './paths.ts';
@@ -25,6 +25,8 @@ const KUBERNETES_VALIDATE_VERSION = '1.34.1';
 const SCHEMATHESIS_VERSION = '4.32.5';
 export const toolsVenv = join(repoRoot, '.tools', 'venv');
 const ferretdbSource = join(repoRoot, 'infra', 'ferretdb');
+/** Our fix of FerretDB's `_id` lookups, over the file of the vendored module it replaces. */
+const ferretdbOverlay = { from: 'overlay/sqlite-collection.go', to: 'github.com/FerretDB/FerretDB/internal/backends/sqlite/collection.go' };
 const goHint = 'install Go >= 1.24 (https://go.dev/dl/) and run `npm run bootstrap` again';
 
 /**
@@ -91,9 +93,18 @@ async function ensureMongo(log: (line: string) => void, problems: string[]) {
   if (mongod) return log(`mongod: ok (${mongod})`);
   const binary = join(toolsBin, 'ferretdb');
   const built = statSync(binary, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const stale = ['main.go', 'go.mod', 'go.sum'].some((f) => (statSync(join(ferretdbSource, f), { throwIfNoEntry: false })?.mtimeMs ?? 0) > built);
+  const sources = ['main.go', 'go.mod', 'go.sum', ferretdbOverlay.from];
+  const stale = sources.some((f) => (statSync(join(ferretdbSource, f), { throwIfNoEntry: false })?.mtimeMs ?? 0) > built);
   if (!stale) return log(`ferretdb: ok (${binary})`);
-  await goBuild('ferretdb', ['build', '-o', binary, '.'], ferretdbSource, log, problems);
+  // The module cache is read-only (and `go build -overlay` refuses files in it), so FerretDB is
+  // built from a vendored copy with our one replaced file (see that file's header).
+  const work = join(repoRoot, '.tools', 'ferretdb-build');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  for (const f of ['main.go', 'go.mod', 'go.sum']) copyFileSync(join(ferretdbSource, f), join(work, f));
+  if (!(await goBuild('ferretdb', ['mod', 'vendor'], work, log, problems))) return;
+  copyFileSync(join(ferretdbSource, ferretdbOverlay.from), join(work, 'vendor', ferretdbOverlay.to));
+  await goBuild('ferretdb', ['build', '-mod=vendor', '-o', binary, '.'], work, log, problems);
 }
 
 /** Helm for `helm lint`/`helm template` in the chart tests (infra/k8s/test). */
@@ -127,13 +138,14 @@ async function goBuild(name: string, args: string[], cwd: string, log: (line: st
   const go = onPath('go');
   if (!go) {
     problems.push(`${name}: missing, and Go is needed to build it; ${goHint}${name === 'ferretdb' ? ' (or put MongoDB >= 7 `mongod` on the PATH)' : name === 'helm' ? ' (or put helm 3 into .tools/bin)' : ' (or put nats-server >= 2.10 on the PATH)'}`);
-    return;
+    return false;
   }
   log(`${name}: installing into ${toolsBin} with go ${args[0]} (a minute the first time)…`);
   mkdirSync(toolsBin, { recursive: true });
   const result = await run(go, args, { cwd, env: { ...process.env, GOBIN: toolsBin } });
   if (result.ok) log(`${name}: ok (${join(toolsBin, name)})`);
   else problems.push(`${name}: go ${args.join(' ')} failed:\n${result.tail}`);
+  return result.ok;
 }
 
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ok: boolean; tail: string }> {

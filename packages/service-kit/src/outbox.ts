@@ -62,7 +62,18 @@ type OutboxCollection = mongo.Collection<OutboxDoc>;
 export async function ensureOutboxIndexes(collection: mongo.Collection<mongo.BSON.Document>): Promise<void> {
   await collection.createIndex({ outboxPending: 1, _id: 1 });
   await collection.createIndex({ outboxParkedAt: 1 });
-  await collection.updateMany({ outbox: { $exists: true, $ne: {} }, outboxPending: { $exists: false } }, { $set: { outboxPending: true } });
+}
+
+/** Marks documents queued before the marker existed; answers how many. */
+export async function markUnmarkedOutboxes(collection: mongo.Collection<mongo.BSON.Document>): Promise<number> {
+  let marked = 0;
+  // Found by a read, marked one by one by _id: one updateMany would hold the local store's write
+  // turn for a whole scan of the collection.
+  const unmarked = collection.find({ outbox: { $exists: true, $ne: {} }, outboxPending: { $exists: false } }, { projection: { _id: 1 } });
+  for await (const { _id } of unmarked) {
+    marked += (await collection.updateOne({ _id, outbox: { $exists: true, $ne: {} } }, { $set: { outboxPending: true } })).modifiedCount;
+  }
+  return marked;
 }
 
 /** Parked entries of a collection, oldest first. */
@@ -90,8 +101,9 @@ export interface OutboxRelayOptions {
   collections: string[];
   logger: Logger;
   /**
-   * Full passes that find what no kick announced (a writer died before publishing). FerretDB
-   * scans the whole collection for them, so they are rare. Default 10 s.
+   * Full passes that find what no kick announced (a writer died before publishing). Default 10 s;
+   * never more often than ten times the last pass took, so a store that scans for them (FerretDB)
+   * spends at most a tenth of its time on it.
    */
   intervalMs?: number;
   /** A full pass this soon again while entries wait for a retry or JetStream is away. Default 1 s. */
@@ -128,6 +140,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let again = false;
   let stopped = false;
   const ready = Promise.all(plain.map((c) => ensureOutboxIndexes(c))).catch((err: unknown) => logger.warn({ err }, 'outbox indexes not created'));
+  // In the background: on a store that scans, this takes as long as reading every document.
+  void ready
+    .then(() => Promise.all(plain.map((c) => markUnmarkedOutboxes(c))))
+    .then((marked) => {
+      if (marked.some((n) => n > 0) && !stopped) void full();
+    })
+    .catch((err: unknown) => logger.warn({ err }, 'outbox entries from before the pending marker not marked'));
 
   const busAnswers = () =>
     bus.jsm.getAccountInfo().then(
@@ -197,6 +216,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let fullWanted = true;
   let retryWanted = false;
   let lastFull = 0;
+  let lastFullMs = 0;
   let targets = new Map<string, Set<DocId>>();
 
   const pass = async () => {
@@ -206,6 +226,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     fullWanted = false;
     targets = new Map();
     const state = { left: 0, busDown: undefined as unknown };
+    const startedAt = Date.now();
     try {
       for (const collection of collections) {
         const name = collection.collectionName;
@@ -221,7 +242,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         }
       }
     } finally {
-      if (full) lastFull = Date.now();
+      if (full) {
+        lastFullMs = Date.now() - startedAt;
+        lastFull = Date.now();
+      }
       // Left for a retry (or lost to a failure): a full pass soon finds them.
       retryWanted = state.left > 0 || state.busDown !== undefined || retryWanted;
     }
@@ -265,7 +289,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const intervalMs = options.intervalMs ?? 10_000;
   const retryIntervalMs = Math.min(options.retryIntervalMs ?? 1000, intervalMs);
   const timer = setInterval(() => {
-    if (retryWanted || Date.now() - lastFull >= intervalMs) void full();
+    const since = Date.now() - lastFull;
+    if (since >= 10 * lastFullMs && (retryWanted || since >= intervalMs)) void full();
   }, retryIntervalMs);
   void run();
   return {

@@ -37,3 +37,50 @@ describe('the document store', () => {
     await expect(docs.insertOne({ _id: 'u' })).rejects.toMatchObject({ code: 11000 });
   });
 });
+
+describe('lookups by _id', () => {
+  // Every read or change of one document goes by its _id; on the local FerretDB that uses the
+  // _id index only through our fix (infra/ferretdb/overlay), otherwise each one scans the table.
+  type Doc = { _id: string; n: number; tag?: string };
+  const ids = Array.from({ length: 300 }, (_, i) => `doc-${String(i).padStart(4, '0')}`);
+  let docs: ReturnType<typeof infra.db.collection<Doc>>;
+  beforeAll(async () => {
+    docs = infra.db.collection<Doc>('by-id');
+    await docs.insertMany(ids.map((_id, n) => ({ _id, n, ...(n % 2 ? { tag: 'odd' } : {}) })));
+  });
+
+  it('answer exactly as the whole filter says, with other keys, $eq and $in', async () => {
+    expect(await docs.findOne({ _id: 'doc-0007' })).toEqual({ _id: 'doc-0007', n: 7, tag: 'odd' });
+    expect(await docs.findOne({ _id: 'doc-0007', tag: { $exists: false } })).toBeNull();
+    expect(await docs.findOne({ _id: { $eq: 'doc-0008' }, tag: { $exists: false } })).toEqual({ _id: 'doc-0008', n: 8 });
+    const found = await docs.find({ _id: { $in: ['doc-0001', 'doc-0002', 'doc-0003', 'missing'] }, tag: 'odd' }).sort({ n: 1 }).toArray();
+    expect(found.map((d) => d._id)).toEqual(['doc-0001', 'doc-0003']);
+    expect(await docs.countDocuments({ _id: { $in: ['doc-0001', 'doc-0002'] } })).toBe(2);
+  });
+
+  it('change and delete only the matching document, conditions included', async () => {
+    expect((await docs.updateOne({ _id: 'doc-0010', n: 99 }, { $set: { n: -1 } })).modifiedCount).toBe(0);
+    expect((await docs.updateOne({ _id: 'doc-0010', n: 10 }, { $set: { n: 1000 } })).modifiedCount).toBe(1);
+    expect((await docs.findOneAndUpdate({ _id: 'doc-0011', tag: 'odd' }, { $inc: { n: 1 } }, { returnDocument: 'after' }))?.n).toBe(12);
+    expect((await docs.deleteOne({ _id: 'doc-0012', tag: 'odd' })).deletedCount).toBe(0);
+    expect((await docs.deleteOne({ _id: 'doc-0013', tag: 'odd' })).deletedCount).toBe(1);
+    expect((await docs.deleteMany({ _id: { $in: ['doc-0014', 'doc-0015'] } })).deletedCount).toBe(2);
+    expect(await docs.find({ _id: { $in: ['doc-0010', 'doc-0011', 'doc-0012', 'doc-0013', 'doc-0014', 'doc-0015', 'doc-0016'] } }).sort({ _id: 1 }).project({ n: 1 }).toArray()).toEqual([
+      { _id: 'doc-0010', n: 1000 },
+      { _id: 'doc-0011', n: 12 },
+      { _id: 'doc-0012', n: 12 },
+      { _id: 'doc-0016', n: 16 },
+    ]);
+  });
+
+  it('use the _id index, also next to other keys', async () => {
+    const plan = JSON.stringify(await docs.find({ _id: 'doc-0020', tag: { $exists: false } }).explain());
+    // MongoDB names its plan stages (IDHACK, or FETCH over IXSCAN of _id_); FerretDB on SQLite
+    // reports SQLite's own plan.
+    if (plan.includes('filterPushdown')) expect(plan).toMatch(/SEARCH \S+ USING INDEX \S+__id_/);
+    else expect(plan).toMatch(/IDHACK|_id_/);
+    const inPlan = JSON.stringify(await docs.find({ _id: { $in: ['doc-0020', 'doc-0021'] } }).explain());
+    if (inPlan.includes('filterPushdown')) expect(inPlan).toMatch(/USING INDEX \S+__id_/);
+    else expect(inPlan).toMatch(/_id_/);
+  });
+});

@@ -397,6 +397,25 @@ describe('reading listings', () => {
     expect((await get(first.id, sanne.token)).status).toBe(404);
   });
 
+  it('finds a member’s listings through their owner document, also one from before its list', async () => {
+    const member = await fresh();
+    const kept = await createListing(h.url, member.token, itemFields({ title: 'Blijft' }));
+    const gone = await createListing(h.url, member.token, itemFields({ title: 'Gaat weg' }));
+    const owners = h.db.collection<{ _id: string; listed?: Record<string, Date> }>('listing_owners');
+    expect(Object.keys((await owners.findOne({ _id: member.id }))?.listed ?? {}).sort()).toEqual([kept.id, gone.id].sort());
+    expect((await call(h.url, `/api/listing/delete/${gone.id}`, { method: 'DELETE', token: member.token })).status).toBe(200);
+    expect(Object.keys((await owners.findOne({ _id: member.id }))?.listed ?? {})).toEqual([kept.id]);
+    // A document written before owners listed their listings: filled from the listings once.
+    await owners.updateOne({ _id: member.id }, { $unset: { listed: '' } });
+    const mine: Listing[] = await body(await call(h.url, '/api/listing/my', { token: member.token }));
+    expect(mine.map((l) => l.id)).toEqual([kept.id]);
+    expect(Object.keys((await owners.findOne({ _id: member.id }))?.listed ?? {})).toEqual([kept.id]);
+    const theirs: Listing[] = await body(await call(h.url, `/api/listing/user/${member.id}`, { token: sanne.token }));
+    expect(theirs.map((l) => l.id)).toEqual([]); // younger than 6 hours: not for a standard member
+    const forPremium: Listing[] = await body(await call(h.url, `/api/listing/user/${member.id}`, { token: lotte.token }));
+    expect(forPremium.map((l) => l.id)).toEqual([kept.id]);
+  });
+
   it('lists a member’s active listings as far as the caller may see them', async () => {
     const ids = async (token?: string) => {
       const answer = await body(await call(h.url, `/api/listing/user/${daan.id}`, { token }));

@@ -1,7 +1,7 @@
 import { DEFAULT_CRATE, inventoryQueries, listingRoutes, USER_MESSAGES, type InventoryItem } from '@ruilplein/contracts';
 import { notFound, serveQuery, type Api, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { ListingContext } from '../listings/context.ts';
-import type { ListingDoc } from '../listings/model.ts';
+import { listingsByIds, type ListingDoc } from '../listings/model.ts';
 import { canSee, viewerOf, type Viewer } from '../listings/visibility.ts';
 
 export const CRATE_DESCRIPTION = 'Het krat bier dat ieder lid standaard in zijn inventaris heeft. Altijd beschikbaar om mee te ruilen.';
@@ -36,7 +36,7 @@ export async function inventoryOf(ctx: ListingContext, userId: string, viewer?: 
   const id = userId.toLowerCase();
   const member = await ctx.members.findById(id, { deleted: 1 }).lean();
   if (!member || member.deleted) throw notFound(USER_MESSAGES.userNotFound);
-  const docs = await ctx.listings.find({ ownerId: id, active: true }).sort({ createdAt: -1, _id: -1 }).lean();
+  const docs = await listingsByIds(ctx.listings, (await ctx.counter.ids(id)).active, { ownerId: id, active: true });
   return [...docs.filter((d) => !viewer || canSee(d, viewer, now)).map(itemOf), crateOf(id)];
 }
 

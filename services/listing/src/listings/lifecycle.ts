@@ -3,7 +3,7 @@ import type { ProcessedPhoto } from '../photos/image.ts';
 import type { ListingContext } from './context.ts';
 import { listingCreated, listingDeleted, listingUpdated } from './events.ts';
 import { placeOf } from '../members/model.ts';
-import { LIVE, newListingId, type ListingDoc, type ListingPhoto } from './model.ts';
+import { listingsByIds, LIVE, newListingId, type ListingDoc, type ListingPhoto } from './model.ts';
 
 /** The fields a member fills in (the form, after validation). */
 export interface ListingFields {
@@ -201,15 +201,15 @@ export async function deleteListing(ctx: ListingContext, id: string, options: { 
   const changed = await changeListing(ctx, id, () => ({ set: { active: false, deletedAt: now } }), { deletes: true, now });
   if (!changed) return undefined;
   const { before } = changed;
-  if (before.active && !options.keepPlace) await ctx.counter.release(before.ownerId, [id]);
+  if (!options.keepPlace) await ctx.counter.release(before.ownerId, [id], { unlist: true });
   await ctx.wishlist.deleteMany({ listingId: id });
   await forget(ctx, photoPaths(before.photos));
   return before;
 }
 
 /** The owner's live listings (tombstones left out). */
-const listingsOf = (ctx: ListingContext, ownerId: string, filter: Record<string, unknown> = {}) =>
-  ctx.listings.find({ ownerId, ...LIVE, ...filter }, { _id: 1, latitude: 1, longitude: 1 }).lean();
+const listingsOf = async (ctx: ListingContext, ownerId: string, filter: Record<string, unknown> = {}) =>
+  listingsByIds(ctx.listings, (await ctx.counter.ids(ownerId)).all, { ownerId, ...LIVE, ...filter });
 
 /**
  * Hook for moderation (a later issue): a blocked or banned member's listings leave search and
@@ -261,21 +261,36 @@ const TOMBSTONE_MIN_AGE_MS = 60_000;
 
 /** Removes deleted listings whose deletion is published (nothing pending or parked in their outbox). */
 export async function sweepTombstones(ctx: Pick<ListingContext, 'listings'>, now = new Date()): Promise<number> {
-  const result = await ctx.listings.deleteMany({
+  const swept = {
     deletedAt: { $lt: new Date(now.getTime() - TOMBSTONE_MIN_AGE_MS) },
     outboxPending: { $exists: false },
     outboxParkedAt: { $exists: false },
-  });
-  return result.deletedCount;
+  };
+  // Found by a read, removed one by one by _id (with the same condition): one deleteMany would
+  // hold the local store's write turn for a whole scan of the collection.
+  let deleted = 0;
+  for await (const { _id } of ctx.listings.find(swept, { _id: 1 }).lean().cursor()) {
+    deleted += (await ctx.listings.deleteOne({ _id, ...swept })).deletedCount;
+  }
+  return deleted;
 }
 
-/** Sweeps tombstones every `intervalMs` (each replica; a sweep is one conditional delete). */
+/**
+ * Sweeps tombstones every `intervalMs` (each replica), and never more often than twenty times a
+ * sweep took: on a store that scans for them, sweeping stays a small share of its time.
+ */
 export function startTombstoneSweeper(ctx: Pick<ListingContext, 'listings' | 'logger'>, intervalMs = 60_000): { stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
+  let last = { at: Date.now(), ms: 0 };
   const timer = setInterval(() => {
-    running ??= sweepTombstones(ctx)
+    if (running || Date.now() - last.at < 20 * last.ms) return;
+    const startedAt = Date.now();
+    running = sweepTombstones(ctx)
       .catch((err: unknown) => ctx.logger.warn({ err }, 'deleted listings not swept'))
-      .finally(() => (running = undefined));
+      .finally(() => {
+        last = { at: Date.now(), ms: Date.now() - startedAt };
+        running = undefined;
+      });
   }, intervalMs).unref();
   return {
     async stop() {

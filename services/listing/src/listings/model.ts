@@ -95,3 +95,19 @@ export type ListingModel = ReturnType<typeof listingModel>;
 
 /** A new listing id: random, 24 lowercase hex digits like every other id of the platform. */
 export const newListingId = () => new Types.ObjectId().toHexString();
+
+/** Ids per `$in` (the local store's `_id` lookup takes up to 500 at once). */
+const IDS_PER_READ = 500;
+
+/**
+ * The listings with these ids that also match `filter`, newest first. Reading by `_id` is the one
+ * lookup the local FerretDB answers from an index; a member's listings are found through the ids
+ * their owner document lists (owners.ts), never by scanning for `ownerId`.
+ */
+export async function listingsByIds(listings: ListingModel, ids: readonly string[], filter: Record<string, unknown> = {}): Promise<ListingDoc[]> {
+  const docs: ListingDoc[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_READ) {
+    docs.push(...((await listings.find({ _id: { $in: ids.slice(i, i + IDS_PER_READ) }, ...filter }).lean()) as ListingDoc[]));
+  }
+  return docs.sort((a, b) => +new Date(b.createdAt) - +new Date(a.createdAt) || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));
+}

@@ -1,7 +1,7 @@
 import { eventRegistry, FREE_ACTIVE_LISTINGS_MAX, LISTING_MESSAGES } from '@ruilplein/contracts';
 import { createEvent, forbidden, HttpError, outboxField, outboxFields, type Connection } from '@ruilplein/service-kit';
 import { Schema } from 'mongoose';
-import type { ListingModel } from './model.ts';
+import { LIVE, type ListingModel } from './model.ts';
 
 /**
  * Per member, the ids of their active listings (with when each was added): the counter the
@@ -10,6 +10,11 @@ import type { ListingModel } from './model.ts';
  * once cannot both take the fifth place. A place is taken before the listing is written; should
  * the writer die in between, the place is given back the next time the member is at the limit
  * (`STALE_AFTER_MS`).
+ *
+ * It also lists every live listing of the member (active or not), added with the place and removed
+ * on deletion, so that a member's listings are read by `_id`: the one lookup FerretDB answers
+ * without reading the whole collection. A listing is listed before it is written, so the list holds
+ * at least every live listing; readers check each one they fetch.
  */
 export interface OwnerDoc {
   /** The member's user id. */
@@ -17,6 +22,8 @@ export interface OwnerDoc {
   /** Counts the changes; the counted event carries it. */
   version: number;
   active: Record<string, Date>;
+  /** Absent on documents from before it: filled from the listings on first use. */
+  listed?: Record<string, Date>;
 }
 
 const schema = new Schema<OwnerDoc>(
@@ -24,6 +31,7 @@ const schema = new Schema<OwnerDoc>(
     _id: { type: String, required: true },
     version: { type: Number, required: true },
     active: { type: Schema.Types.Mixed, default: () => ({}) },
+    listed: { type: Schema.Types.Mixed },
     ...outboxField,
   },
   { versionKey: false, minimize: false },
@@ -41,38 +49,63 @@ const busy = () => new HttpError(409, 'Je listings worden net ook elders gewijzi
 export interface OwnerCounter {
   /** Active listings as counted now (0 for a member without any). */
   count(ownerId: string): Promise<number>;
+  /** Ids of the member's live listings (`all`) and of those holding a place (`active`); a superset of each. */
+  ids(ownerId: string): Promise<{ all: string[]; active: string[] }>;
   /** Refuses (403) a member at the limit before any work is done; `take` checks again. */
   check(ownerId: string, unlimited: boolean, now?: Date): Promise<void>;
   /** Takes a place for `listingId`; over the limit (unless unlimited) a 403 with the limit's message. */
   take(ownerId: string, listingId: string, unlimited: boolean, now?: Date): Promise<void>;
-  /** Gives back the places of these listings (no event when none was held). */
-  release(ownerId: string, listingIds: readonly string[]): Promise<void>;
+  /** Gives back the places of these listings (no event when none was held); `unlist` also drops them from the list (deleted). */
+  release(ownerId: string, listingIds: readonly string[], options?: { unlist?: boolean }): Promise<void>;
   /** Gives back every place (the member's listings were all deactivated). */
   releaseAll(ownerId: string): Promise<void>;
 }
 
 export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (id: string) => void): OwnerCounter {
-  const read = async (ownerId: string): Promise<OwnerDoc> => {
-    const doc = await owners.findById(ownerId).lean();
-    if (doc) return { ...doc, active: doc.active ?? {} };
-    try {
-      await owners.collection.insertOne({ _id: ownerId, version: 0, active: {} } as never);
-    } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+  type Listed = OwnerDoc & { listed: Record<string, Date> };
+
+  /**
+   * The member's document with its list. A member without one has never placed a listing (the
+   * place is taken first); a document from before the list gets it from the listings themselves
+   * (one read by owner), with the places of the active ones.
+   */
+  const read = async (ownerId: string): Promise<Listed> => {
+    for (let i = 0; i < ATTEMPTS; i++) {
+      const doc = await owners.findById(ownerId).lean();
+      if (doc?.listed) return { ...doc, active: doc.active ?? {}, listed: doc.listed };
+      if (!doc) {
+        try {
+          await owners.collection.insertOne({ _id: ownerId, version: 0, active: {}, listed: {} } as never);
+          return { _id: ownerId, version: 0, active: {}, listed: {} };
+        } catch (err) {
+          if ((err as { code?: number }).code !== 11000) throw err;
+          continue;
+        }
+      }
+      const live = await listings.find({ ownerId, ...LIVE }, { _id: 1, active: 1, createdAt: 1 }).lean();
+      const listed = Object.fromEntries(live.map((l) => [l._id, l.createdAt]));
+      const active = { ...doc.active, ...Object.fromEntries(live.filter((l) => l.active).map((l) => [l._id, l.createdAt])) };
+      const filled = await owners.collection.updateOne({ _id: ownerId, version: doc.version, listed: { $exists: false } } as never, { $set: { active, listed } });
+      if (filled.modifiedCount === 1) return { ...doc, active, listed };
     }
-    return (await owners.findById(ownerId).lean().orFail()) as OwnerDoc;
+    throw busy();
   };
 
-  /** One conditional write: the new set of places, its count announced with the next version. */
-  const write = async (doc: OwnerDoc, set: Record<string, Date>, unset: readonly string[]): Promise<boolean> => {
+  /** One conditional write: the new set of places (and list), its count announced with the next version. */
+  const write = async (doc: Listed, set: Record<string, Date>, unset: readonly string[], unlist: readonly string[] = []): Promise<boolean> => {
     const count = Object.keys(doc.active).length + Object.keys(set).filter((id) => !(id in doc.active)).length - unset.filter((id) => id in doc.active).length;
     const version = doc.version + 1;
     const event = createEvent(eventRegistry, 'listing.owner.counted', { userId: doc._id, version, activeListings: count });
+    const removed = [...unset.map((id) => `active.${id}`), ...unlist.map((id) => `listed.${id}`)];
     const result = await owners.collection.updateOne(
       { _id: doc._id, version: doc.version } as never,
       {
-        $set: { version, ...Object.fromEntries(Object.entries(set).map(([id, at]) => [`active.${id}`, at])), ...outboxFields(event) },
-        ...(unset.length && { $unset: Object.fromEntries(unset.map((id) => [`active.${id}`, ''])) }),
+        $set: {
+          version,
+          ...Object.fromEntries(Object.entries(set).flatMap(([id, at]) => [[`active.${id}`, at], [`listed.${id}`, doc.listed[id] ?? at]])),
+          ...outboxFields(event),
+        },
+        ...(removed.length && { $unset: Object.fromEntries(removed.map((path) => [path, ''])) }),
       },
     );
     if (result.modifiedCount !== 1) return false;
@@ -103,6 +136,13 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
       return Object.keys(doc?.active ?? {}).length;
     },
 
+    async ids(ownerId) {
+      const doc = await owners.findById(ownerId).lean();
+      if (!doc) return { all: [], active: [] };
+      const listed = doc.listed ? doc : await read(ownerId);
+      return { all: Object.keys(listed.listed ?? {}), active: Object.keys(listed.active ?? {}) };
+    },
+
     async check(ownerId, unlimited, now = new Date()) {
       if (unlimited) return;
       const doc = await owners.findById(ownerId).lean();
@@ -119,12 +159,14 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
       throw busy();
     },
 
-    async release(ownerId, listingIds) {
+    async release(ownerId, listingIds, options = {}) {
       for (let i = 0; i < ATTEMPTS; i++) {
         const doc = await owners.findById(ownerId).lean();
-        const held = listingIds.filter((id) => doc?.active && id in doc.active);
-        if (!doc || !held.length) return;
-        if (await write({ ...doc, active: doc.active }, {}, held)) return;
+        if (!doc) return;
+        const held = listingIds.filter((id) => doc.active && id in doc.active);
+        const unlist = options.unlist ? listingIds.filter((id) => doc.listed && id in doc.listed) : [];
+        if (!held.length && !unlist.length) return;
+        if (await write({ ...doc, active: doc.active ?? {}, listed: doc.listed ?? {} }, {}, held, unlist)) return;
       }
       throw busy();
     },
@@ -134,7 +176,7 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
         const doc = await owners.findById(ownerId).lean();
         const held = Object.keys(doc?.active ?? {});
         if (!doc || !held.length) return;
-        if (await write({ ...doc, active: doc.active }, {}, held)) return;
+        if (await write({ ...doc, active: doc.active, listed: doc.listed ?? {} }, {}, held)) return;
       }
       throw busy();
     },

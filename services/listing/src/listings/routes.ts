@@ -4,16 +4,13 @@ import { placeOf, type MemberDoc } from '../members/model.ts';
 import { processPhotos } from '../photos/image.ts';
 import type { ListingContext } from './context.ts';
 import { createListing, deleteListing, updateListing } from './lifecycle.ts';
-import { LIVE, type ListingDoc } from './model.ts';
+import { listingsByIds, LIVE, type ListingDoc } from './model.ts';
 import { categoryIndex, toListing } from './present.ts';
 import { checkFields, photosOf } from './rules.ts';
 import { canSee, viewerOf, type Viewer } from './visibility.ts';
 
 /** Ids are lowercase hex; a client may send them in either case. */
 const idParam = (id: string) => id.toLowerCase();
-
-/** Newest first, as every list of listings. */
-const NEWEST = { createdAt: -1, _id: -1 } as const;
 
 export function answerWith(ctx: ListingContext, viewer: Viewer) {
   const categories = categoryIndex(ctx.categories.current());
@@ -35,14 +32,15 @@ export function answerWith(ctx: ListingContext, viewer: Viewer) {
 export function listingHttp(api: Api, ctx: ListingContext) {
   api.handle(listingRoutes.my, async ({ principal }) => {
     const viewer = await viewerOf(ctx.members, principal);
-    const docs = await ctx.listings.find({ ownerId: principal.userId, ...LIVE }).sort(NEWEST).lean();
+    const docs = await listingsByIds(ctx.listings, (await ctx.counter.ids(principal.userId)).all, { ownerId: principal.userId, ...LIVE });
     return Promise.all(docs.map(answerWith(ctx, viewer)));
   });
 
   api.handle(listingRoutes.byUser, async ({ principal, params }) => {
     const now = new Date();
     const viewer = await viewerOf(ctx.members, principal, now);
-    const docs = await ctx.listings.find({ ownerId: idParam(params.userId), active: true }).sort(NEWEST).lean();
+    const userId = idParam(params.userId);
+    const docs = await listingsByIds(ctx.listings, (await ctx.counter.ids(userId)).active, { ownerId: userId, active: true });
     return Promise.all(docs.filter((d) => canSee(d, viewer, now)).map(answerWith(ctx, viewer)));
   });
 

@@ -2,7 +2,7 @@ import { eventRegistry, LISTING_MESSAGES, WISHLIST_MESSAGES, wishlistRoutes } fr
 import { badRequest, createEvent, notFound, outboxFields, type Api } from '@ruilplein/service-kit';
 import { Types } from 'mongoose';
 import type { ListingContext } from '../listings/context.ts';
-import { LIVE } from '../listings/model.ts';
+import { listingsByIds, LIVE } from '../listings/model.ts';
 import { canSee, viewerOf } from '../listings/visibility.ts';
 
 /** The wishlist: listings a member keeps an eye on. Only listings they may see; never their own. */
@@ -47,7 +47,7 @@ export function wishlistHttp(api: Api, ctx: ListingContext) {
     const viewer = await viewerOf(ctx.members, principal, now);
     const entries = await ctx.wishlist.find({ userId: principal.userId }).sort({ createdAt: -1, _id: -1 }).lean();
     if (!entries.length) return [];
-    const listings = await ctx.listings.find({ _id: { $in: entries.map((e) => e.listingId) }, ...LIVE }).lean();
+    const listings = await listingsByIds(ctx.listings, entries.map((e) => e.listingId), LIVE);
     const byId = new Map(listings.map((l) => [l._id, l]));
     // A listing that is gone, inactive or (no longer) visible drops out; the entry stays until removed.
     return entries.flatMap((entry) => {
