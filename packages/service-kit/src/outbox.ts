@@ -136,8 +136,6 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const collections = plain as unknown as OutboxCollection[];
   /** Entries each collection still held after the last pass: waiting for a retry, or JetStream was away. */
   const pendingLeft = new Map<string, number>();
-  let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
   const ready = Promise.all(plain.map((c) => ensureOutboxIndexes(c))).catch((err: unknown) => logger.warn({ err }, 'outbox indexes not created'));
   // In the background: on a store that scans, this takes as long as reading every document.
@@ -219,63 +217,83 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let lastFullMs = 0;
   let targets = new Map<string, Set<DocId>>();
 
-  const pass = async () => {
+  /** Every pending document (what no kick announced). On a store that scans, this takes long. */
+  const fullPass = async () => {
     await ready;
-    const full = fullWanted;
-    const only = targets;
     fullWanted = false;
-    targets = new Map();
     const state = { left: 0, busDown: undefined as unknown };
     const startedAt = Date.now();
     try {
       for (const collection of collections) {
-        const name = collection.collectionName;
-        if (full) {
-          const before = state.left;
-          await sweep(collection, state);
-          pendingLeft.set(name, state.left - before);
-        } else {
-          for (const id of only.get(name) ?? []) {
-            const doc = (await collection.findOne({ _id: id }, { projection: { outbox: 1, outboxPending: 1 } })) as (OutboxDoc & { outboxPending?: true }) | null;
-            if (doc?.outboxPending) await relayDoc(collection, doc, state);
-          }
-        }
+        const before = state.left;
+        await sweep(collection, state);
+        pendingLeft.set(collection.collectionName, state.left - before);
       }
     } finally {
-      if (full) {
-        lastFullMs = Date.now() - startedAt;
-        lastFull = Date.now();
-      }
+      lastFullMs = Date.now() - startedAt;
+      lastFull = Date.now();
       // Left for a retry (or lost to a failure): a full pass soon finds them.
       retryWanted = state.left > 0 || state.busDown !== undefined || retryWanted;
     }
     if (state.busDown) throw state.busDown;
   };
 
-  const run = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
+  /** The kicked documents only, each read by `_id`. */
+  const targetedPass = async () => {
+    await ready;
+    const only = targets;
+    targets = new Map();
+    const state = { left: 0, busDown: undefined as unknown };
+    try {
+      for (const collection of collections) {
+        for (const id of only.get(collection.collectionName) ?? []) {
+          const doc = (await collection.findOne({ _id: id }, { projection: { outbox: 1, outboxPending: 1 } })) as (OutboxDoc & { outboxPending?: true }) | null;
+          if (doc?.outboxPending) await relayDoc(collection, doc, state);
+        }
+      }
+    } finally {
+      retryWanted = state.left > 0 || state.busDown !== undefined || retryWanted;
     }
-    running = pass()
+    if (state.busDown) throw state.busDown;
+  };
+
+  /**
+   * Full and targeted passes run in lanes of their own, one pass at a time each, so a kicked event
+   * never waits behind a full pass. Both may meet the same entry: JetStream drops the second copy
+   * by its message id, and each clear is conditional.
+   */
+  interface Lane {
+    running?: Promise<void>;
+    again: boolean;
+    pass: () => Promise<void>;
+  }
+  const fullLane: Lane = { again: false, pass: fullPass };
+  const kickLane: Lane = { again: false, pass: targetedPass };
+  const run = (lane: Lane): Promise<void> => {
+    if (lane.running) {
+      lane.again = true;
+      return lane.running;
+    }
+    lane.running = lane
+      .pass()
       .catch((err) => {
         retryWanted = true;
         logger.warn({ err }, 'outbox relay pass failed; retrying');
       })
       .finally(() => {
-        running = undefined;
-        if (again && !stopped) {
-          again = false;
-          void run();
+        lane.running = undefined;
+        if (lane.again && !stopped) {
+          lane.again = false;
+          void run(lane);
         }
       });
-    return running;
+    return lane.running;
   };
 
   const full = () => {
     fullWanted = true;
     retryWanted = false;
-    return run();
+    return run(fullLane);
   };
 
   const gauges = [
@@ -292,26 +310,26 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     const since = Date.now() - lastFull;
     if (since >= 10 * lastFullMs && (retryWanted || since >= intervalMs)) void full();
   }, retryIntervalMs);
-  void run();
+  void full();
   return {
     kick(collection?: string, id?: DocId) {
       if (collection === undefined || id === undefined) return void full();
       let ids = targets.get(collection);
       if (!ids) targets.set(collection, (ids = new Set()));
       ids.add(id);
-      void run();
+      void run(kickLane);
     },
     async flush() {
       fullWanted = true;
       retryWanted = false;
-      // A pass already running may be a targeted one: wait until a full pass has run.
-      while (fullWanted) await (running ?? run());
+      // A full pass already running may have started before this call: wait until one starts after it.
+      while (fullWanted) await (fullLane.running ?? run(fullLane));
     },
     async stop() {
       stopped = true;
       clearInterval(timer);
       for (const remove of gauges) remove();
-      await running;
+      await Promise.all([fullLane.running, kickLane.running]);
     },
   };
 }
