@@ -1,5 +1,12 @@
-import { AreaRoutes, ComingSoon, Page } from '@ruilplein/ui';
+import { lazy } from 'react';
+import { AreaRoutes } from '@ruilplein/ui';
 import area from './area.ts';
+
+// Each page is a chunk of its own, loaded when visited: the list does not download the offer
+// screen's drag and drop, nor the chat's socket.io client (the shell's area shows a spinner meanwhile).
+const OffersPage = lazy(() => import('./offers/OffersPage.tsx').then((m) => ({ default: m.OffersPage })));
+const CreateOfferPage = lazy(() => import('./create/CreateOfferPage.tsx').then((m) => ({ default: m.CreateOfferPage })));
+const OfferDetailPage = lazy(() => import('./detail/OfferDetailPage.tsx').then((m) => ({ default: m.OfferDetailPage })));
 
 /** The trades area; the shell mounts it at /dashboard, so the paths of area.ts are relative to that. */
 export default function TradesRoutes() {
@@ -7,13 +14,9 @@ export default function TradesRoutes() {
     <AreaRoutes
       area={area}
       screens={{
-        offers: (
-          <Page title="Jouw Ruilaanbiedingen">
-            <p>Hier zie je binnenkort de ruilaanbiedingen die je hebt gedaan en ontvangen.</p>
-          </Page>
-        ),
-        'listing/:id/offer': <ComingSoon title="Ruilaanbod doen" />,
-        'tradeoffer/:id': <ComingSoon title="Ruilaanbieding" />,
+        offers: <OffersPage />,
+        'listing/:id/offer': <CreateOfferPage />,
+        'tradeoffer/:id': <OfferDetailPage />,
       }}
     />
   );

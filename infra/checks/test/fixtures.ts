@@ -35,6 +35,8 @@ export interface Fixture {
 
 /** An id no account has (a valid ObjectId). */
 export const NOBODY = 'ffffffffffffffffffffffff';
+/** An offer number no offer has (a valid one: at most 15 digits). */
+const NO_OFFER = 999_999_999_999_999;
 
 /** The member's own resource and another member's: a route with an owner lists both. */
 const ownAndOthers = ({ ids }: FixtureContext): Sample[] => [
@@ -114,4 +116,58 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   // The member's own listing is a 400 for the member (not one's own), an add for the others.
   'POST /api/wishlist/add/:id': { samples: (ctx) => [{ name: "member's listing", params: { id: memberBike(ctx) } }] },
+  // userId names the caller (a declared caller field): the base call names the caller, the matrix adds another member's.
+  'GET /api/tradeoffer/count': { samples: ({ role, ids }) => [{ name: 'own id', query: { userId: ids[role === 'guest' ? 'member' : role] } }] },
+  // An offer on the member's bike with the caller's crate: only the bike's owner is refused
+  // (not on one's own listing, 400), the others make a real offer, two at most each (the daily limit).
+  'POST /api/tradeoffer/create': {
+    samples: (ctx) => [
+      {
+        name: "on the member's bike",
+        body: { receiverID: ctx.ids.member, listingOfferedOnID: memberBike(ctx), items: [{ listingID: memberBike(ctx), userID: ctx.ids.member }, { listingID: 'krat-bier', userID: ctx.ids[ctx.role === 'guest' ? 'other' : ctx.role] }] },
+      },
+    ],
+  },
+  // The offers the create samples made just before (routes run in declared order, roles in ROLES
+  // order): #1 and #2 by the other member on the member's bike. Only their two parties answer
+  // them; admins may read them (moderation), not answer them.
+  'PUT /api/tradeoffer/respond/:id': {
+    samples: () => [
+      {
+        name: "the other member's offer #2 to the member, rejected",
+        params: { id: '2' },
+        query: { status: 'Rejected' },
+        expect: { premium: 403, admin: 403 },
+        why: 'an offer is answered by its two parties only (the receiver rejects, the sender gets 409)',
+      },
+    ],
+  },
+  'POST /api/tradeoffer/confirm/:id': {
+    samples: () => [
+      { name: "the other member's pending offer #1", params: { id: '1' }, expect: { premium: 403, admin: 403 }, why: 'only the two parties confirm (a pending offer: 409 for them)' },
+    ],
+  },
+  'GET /api/tradeoffer/:id': {
+    samples: () => [{ name: "the other member's offer #1 to the member", params: { id: '1' }, expect: { premium: 403 }, why: 'an offer is for its two parties and admins' }],
+  },
+  // Reviewing oneself is a 400 (the route let the caller through); reviewing a member one never
+  // traded with is refused by the rule of reviews.
+  'POST /api/review/add': {
+    samples: ({ role, ids }) => [
+      { name: 'oneself', body: { revieweeID: ids[role === 'guest' ? 'member' : role], rating: 4 } },
+      {
+        name: 'a member without a completed trade',
+        body: { revieweeID: role === 'other' ? ids.member : ids.other, rating: 4 },
+        expect: { member: 403, other: 403, premium: 403, admin: 403 },
+        why: 'only the two parties of a completed trade review each other: 403 by design',
+      },
+    ],
+  },
+  'GET /api/review/has-reviewed/:userId': { samples: ownAndOtherMembers },
+  'GET /api/review/user/:id': { samples: ownAndOthers },
+  // Offer numbers are allocated as the matrix makes offers, so the generated `1` may be anyone's
+  // (403 for everyone else, by design). An offer nobody has instead: every member is let through
+  // the route's access (404); the two-parties rule is tested in services/chat/test.
+  'GET /api/chat/:offerId': { samples: () => [{ name: 'unknown offer', params: { offerId: String(NO_OFFER) } }] },
+  'POST /api/chat/send': { samples: () => [{ name: 'unknown offer', body: { tradeOfferId: NO_OFFER, content: 'Hallo' } }] },
 };

@@ -18,7 +18,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	sqlite3 "modernc.org/sqlite"
@@ -36,9 +38,12 @@ import (
 // RUILPLEIN OVERLAY (infra/ferretdb/overlay): upstream pushes `_id` down only when it is the
 // filter's only key, and compares metadata.IDColumn (->'$._id') while the unique `_id` index is on
 // ->"_id", so SQLite never uses the index and every lookup scans the table. Here `_id` equality or
-// `$in` of strings and ObjectIDs is pushed down whatever else the filter holds (every caller
+// `$in` of strings, ObjectIDs and integers is pushed down whatever else the filter holds (every caller
 // filters the rows again with the whole filter, so narrowing is safe), with the index's own
 // expression.
+
+// maxExactInt bounds the integers a float64 holds exactly.
+const maxExactInt = 1 << 53
 
 // idIndexedColumn is the expression of the `_id` index (registry.go's indexesCreate).
 var idIndexedColumn = fmt.Sprintf("%s->%q", metadata.DefaultColumn, "_id")
@@ -55,9 +60,21 @@ func idWhereClause(filter *types.Document) (string, []any) {
 	}
 
 	single := func(v any) (any, bool) {
-		switch v.(type) {
+		switch v := v.(type) {
 		case string, types.ObjectID:
 			return string(must.NotFail(sjson.MarshalSingleValue(v))), true
+		// Numbers as SQLite prints them: integers only (1 == 1.0 == int64(1), as MongoDB compares),
+		// within float64's exact range and not -0, so the text is the same whatever type was stored.
+		case int32:
+			return strconv.FormatInt(int64(v), 10), true
+		case int64:
+			if v > -maxExactInt && v < maxExactInt {
+				return strconv.FormatInt(v, 10), true
+			}
+		case float64:
+			if v == math.Trunc(v) && math.Abs(v) < maxExactInt && !(v == 0 && math.Signbit(v)) {
+				return strconv.FormatInt(int64(v), 10), true
+			}
 		}
 		return nil, false
 	}

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
-import { DEFAULT_AVATAR, listingApi, userApi, type PublicStats, type PublicUser } from '@ruilplein/contracts/browser';
-import { ApiError, EmptyState, ErrorMessage, failureMessage, Loaded, Page, Spinner, useApi, useSession } from '@ruilplein/ui';
-import { useParams } from 'react-router-dom';
+import { DEFAULT_AVATAR, listingApi, REVIEW_MESSAGES, tradeApi, userApi, type PublicStats, type PublicUser } from '@ruilplein/contracts/browser';
+import { ApiError, EmptyState, ErrorMessage, failureMessage, formatDate, Loaded, Page, Spinner, useApi, useSession } from '@ruilplein/ui';
+import { Link, useParams } from 'react-router-dom';
 import { ListingCard, ListingCardList } from '../shared/ListingCard.tsx';
+import { Stars } from './Stars.tsx';
 import * as styles from './PublicProfilePage.module.css';
 
 const rating = new Intl.NumberFormat('nl-NL', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -45,6 +46,35 @@ function StatTiles({ userId }: { userId: string }) {
         <dd data-testid="stat-listings">{show(figures?.activeListings)}</dd>
       </div>
     </dl>
+  );
+}
+
+/** The reviews the member received (spec 2 §2): who wrote it, the stars, when, and the comment. */
+function ReceivedReviews({ userId }: { userId: string }) {
+  const reviews = useApi(tradeApi.reviews, { params: { id: userId } });
+  // Reviews that cannot be fetched are only logged (spec 2 §8).
+  useEffect(() => {
+    if (reviews.isError) console.warn('Kon reviews niet ophalen', reviews.error);
+  }, [reviews.isError, reviews.error]);
+  if (reviews.isPending) return <Spinner label="Reviews worden geladen…" />;
+  if (reviews.isError) return null;
+  if (reviews.data.length === 0) return <EmptyState>Deze gebruiker heeft nog geen reviews ontvangen.</EmptyState>;
+  return (
+    <ul className={styles.reviews} data-testid="public-reviews">
+      {reviews.data.map((review) => (
+        <li key={review.id} className={styles.review} data-testid="public-review">
+          <p className={styles.reviewHead}>
+            <img className={styles.reviewer} src={review.reviewer.profilePicture || DEFAULT_AVATAR} alt="" width={32} height={32} loading="lazy" />
+            <Link to={`/dashboard/user/${encodeURIComponent(review.reviewer.id)}`}>
+              {review.reviewer.firstName} {review.reviewer.lastName}
+            </Link>
+            <Stars rating={review.rating} />
+            <span className={styles.sub}>{formatDate(review.createdAt)}</span>
+          </p>
+          <p className={styles.comment}>{review.comment.trim() || REVIEW_MESSAGES.noComment}</p>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -99,8 +129,7 @@ function Profile({ user }: { user: PublicUser }) {
         <h2 id="public-reviews-title" className={styles.sectionTitle}>
           Ontvangen reviews
         </h2>
-        {/* Reviews are the trade service's: until it serves them, nobody has received any. */}
-        <EmptyState>Deze gebruiker heeft nog geen reviews ontvangen.</EmptyState>
+        <ReceivedReviews userId={user.id} />
       </section>
       <section aria-labelledby="public-listings-title">
         <h2 id="public-listings-title" className={styles.sectionTitle}>

@@ -28,6 +28,7 @@ export * from './trade/routes.ts';
 export * from './trade/events.ts';
 export * from './trade/queries.ts';
 
+export * from './chat/rules.ts';
 export * from './chat/refs.ts';
 export * from './chat/routes.ts';
 export * from './chat/events.ts';

@@ -41,6 +41,8 @@ describe('@ruilplein/contracts/browser', () => {
       category: browser.categoryApi,
       listing: browser.listingApi,
       wishlist: browser.wishlistApi,
+      trade: browser.tradeApi,
+      chat: browser.chatApi,
     };
     const refOf = (r: RouteDef) => ({
       service: r.service,

@@ -1,3 +1,4 @@
+import { mongo } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testInfra } from './helpers.ts';
 
@@ -71,6 +72,27 @@ describe('lookups by _id', () => {
       { _id: 'doc-0012', n: 12 },
       { _id: 'doc-0016', n: 16 },
     ]);
+  });
+
+  it('find numeric ids whatever number type stored them, through the index', async () => {
+    const numbered = infra.db.collection<{ _id: number | mongo.Long | mongo.Double; n: number }>('by-number');
+    await numbered.insertMany([
+      { _id: 1, n: 1 },
+      { _id: new mongo.Long(2), n: 2 },
+      { _id: new mongo.Double(3), n: 3 },
+      { _id: 4.5, n: 4 },
+      { _id: 2 ** 40, n: 5 },
+    ]);
+    expect((await numbered.findOne({ _id: 1, n: 1 }))?.n).toBe(1);
+    expect((await numbered.findOne({ _id: 2 }))?.n).toBe(2);
+    expect((await numbered.findOne({ _id: new mongo.Long(3) }))?.n).toBe(3);
+    expect((await numbered.findOne({ _id: new mongo.Double(2) }))?.n).toBe(2);
+    expect((await numbered.findOne({ _id: 4.5 }))?.n).toBe(4);
+    expect((await numbered.findOne({ _id: 2 ** 40 }))?.n).toBe(5);
+    expect((await numbered.find({ _id: { $in: [1, 3, 4.5, 7] } }).sort({ n: 1 }).toArray()).map((d) => d.n)).toEqual([1, 3, 4]);
+    expect((await numbered.updateOne({ _id: 3, n: 3 }, { $set: { n: 30 } })).modifiedCount).toBe(1);
+    const plan = JSON.stringify(await numbered.find({ _id: 2, n: 2 }).explain());
+    if (plan.includes('filterPushdown')) expect(plan).toMatch(/USING INDEX \S+__id_/);
   });
 
   it('use the _id index, also next to other keys', async () => {

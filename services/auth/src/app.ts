@@ -32,6 +32,7 @@ import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD, promoteAdmins, seedDemoAccounts } from
 import { consumeListingCounts } from './users/listing-counts.ts';
 import { userHttp } from './users/routes.ts';
 import { userStatsModel } from './users/stats.ts';
+import { consumeTradeCounts } from './users/trade-counts.ts';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -167,5 +168,6 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
 
   const cleanup = startInactivityCleanup({ ...accountDeletion, logger });
   const listingCounts = await consumeListingCounts({ bus, db, logger, users, stats });
-  return { app, workers: [listingCounts, cleanup, startSessionCleanup(sessions, logger), relay] };
+  const tradeCounts = await consumeTradeCounts({ bus, db, logger, users, stats });
+  return { app, workers: [listingCounts, tradeCounts, cleanup, startSessionCleanup(sessions, logger), relay] };
 }

@@ -451,6 +451,11 @@ describe('reading listings', () => {
 
     const all = await requestQuery(h.bus, inventoryQueries.get, { userId: daan.id });
     expect(all.map((i) => i.listingID)).toEqual(expect.arrayContaining([open, fresh6h, 'krat-bier']));
+    // As the trade service asks for a sender: what that member may see, by the projection.
+    const forSanne = (await requestQuery(h.bus, inventoryQueries.get, { userId: daan.id, viewerId: sanne.id })).map((i) => i.listingID);
+    expect(forSanne).toContain(open);
+    expect(forSanne).not.toContain(fresh6h);
+    expect((await requestQuery(h.bus, inventoryQueries.get, { userId: daan.id, viewerId: lotte.id })).map((i) => i.listingID)).toContain(fresh6h);
     await expect(requestQuery(h.bus, inventoryQueries.get, { userId: 'ffffffffffffffffffffffff' })).rejects.toMatchObject({ status: 404, message: USER_MESSAGES.userNotFound });
     expect((await call(h.url, '/api/listing/inventory/ffffffffffffffffffffffff', { token: sanne.token })).status).toBe(404);
     expect((await call(h.url, `/api/listing/inventory/${daan.id}`)).status).toBe(401);

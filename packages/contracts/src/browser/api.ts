@@ -7,6 +7,10 @@ import { adminUserRefs, authRefs, geoRefs, userRefs } from '../auth/refs.ts';
 import type { categoryRoutes, listingRoutes, wishlistRoutes } from '../listing/routes.ts';
 import { categoryRefs, listingRefs, wishlistRefs } from '../listing/refs.ts';
 import type { RouteDef } from '../routes.ts';
+import type { chatRoutes } from '../chat/routes.ts';
+import { chatRefs } from '../chat/refs.ts';
+import type { tradeRoutes } from '../trade/routes.ts';
+import { tradeRefs } from '../trade/refs.ts';
 import type { RouteRef } from './route-ref.ts';
 
 /** A schema the route does not declare is `undefined` for the client: nothing to send. */
@@ -25,3 +29,5 @@ export const geoApi = geoRefs as unknown as Refs<typeof geoRoutes>;
 export const categoryApi = categoryRefs as unknown as Refs<typeof categoryRoutes>;
 export const listingApi = listingRefs as unknown as Refs<typeof listingRoutes>;
 export const wishlistApi = wishlistRefs as unknown as Refs<typeof wishlistRoutes>;
+export const tradeApi = tradeRefs as unknown as Refs<typeof tradeRoutes>;
+export const chatApi = chatRefs as unknown as Refs<typeof chatRoutes>;

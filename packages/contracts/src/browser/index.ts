@@ -6,10 +6,14 @@
 export * from '../auth/rules.ts';
 export * from '../listing/rules.ts';
 export * from '../trade/rules.ts';
+export * from '../chat/rules.ts';
 export * from './route-ref.ts';
 export * from './api.ts';
 export { SERVICE_NAMES, type ServiceName } from '../routes.ts';
 
 export type { AccountStatus, AdminUser, Place, PublicStats, PublicUser, SessionUser, User, UpdateProfileForm, RegisterRequest } from '../auth/routes.ts';
 export type { Category, InventoryItem, Listing, ListingCard, ListingFormInput, WishlistEntry } from '../listing/routes.ts';
+export type { CreateOfferRequest, Offer, OfferItem, OfferParty, Review } from '../trade/routes.ts';
+export type { OfferStatus } from '../trade/events.ts';
+export type { ChatMessage, SendChatMessageRequest } from '../chat/routes.ts';
 export type { ErrorBody } from '../errors.ts';

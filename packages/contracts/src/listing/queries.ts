@@ -12,10 +12,14 @@ export const categoryQueries = defineQueries('listing', {
 });
 
 export const inventoryQueries = defineQueries('listing', {
-  /** A member's tradeable items (their active listings and the default crate), for the trade service's checks. */
+  /**
+   * A member's tradeable items (their active listings and the default crate), for the trade
+   * service's checks; with `viewerId`, only those that member may see (premium-only and fresh
+   * listings only for Premium members, by the listing service's own projection).
+   */
   get: defineQuery({
     subject: 'rpc.listing.inventory.get',
-    request: z.object({ userId: z.string().min(1).max(60) }),
+    request: z.object({ userId: z.string().min(1).max(60), viewerId: z.string().min(1).max(60).optional() }),
     response: z.array(InventoryItemSchema),
   }),
 });

@@ -1,6 +1,67 @@
 // What the trade service announces on NATS (`trade.>`): payload schemas of their own, each event
 // about one aggregate with its `version` (see auth/events.ts).
+import { z } from 'zod';
 import { defineEvents } from '../events.ts';
 
-/** None yet. */
-export const tradeEvents = defineEvents('trade', {});
+export const OFFER_STATUSES = ['Pending', 'Accepted', 'Rejected', 'Cancelled', 'Completed'] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+
+/**
+ * A trade offer as announced after each change: who the two parties are, which listings it holds
+ * (the crate, which is no listing, left out) and where it stands. `version` counts its changes (1
+ * when created), so a projection (chat's conversations, listing's interest) skips older states.
+ */
+export const OfferEventSchema = z.object({
+  /** The offer id: a positive integer, as the seed's client shows it ('Ruilaanbieding #12'). */
+  id: z.number().int().positive(),
+  version: z.number().int().positive(),
+  senderId: z.string(),
+  receiverId: z.string(),
+  /** The listing the offer was made on (the receiver's). */
+  listingId: z.string(),
+  /** Every listing in the offer, of both parties (the crate left out). */
+  listingIds: z.array(z.string()),
+  status: z.enum(OFFER_STATUSES),
+  senderConfirmed: z.boolean(),
+  receiverConfirmed: z.boolean(),
+  createdAt: z.iso.datetime(),
+  /** When this change happened. */
+  at: z.iso.datetime(),
+});
+export type OfferEvent = z.infer<typeof OfferEventSchema>;
+
+/**
+ * One member's trade statistics as they are now (public profile: totalTrades, averageRating,
+ * totalReviewers): kept as sums, announced with the member's own counter version so an older
+ * count never replaces a newer one.
+ */
+export const TradeStatsEventSchema = z.object({
+  userId: z.string(),
+  version: z.number().int().positive(),
+  totalTrades: z.number().int().min(0),
+  ratingSum: z.number().min(0),
+  totalReviewers: z.number().int().min(0),
+});
+export type TradeStatsEvent = z.infer<typeof TradeStatsEventSchema>;
+
+export const ReviewAddedEventSchema = z.object({
+  id: z.string(),
+  offerId: z.number().int().positive(),
+  reviewerId: z.string(),
+  revieweeId: z.string(),
+  rating: z.number(),
+  at: z.iso.datetime(),
+});
+export type ReviewAddedEvent = z.infer<typeof ReviewAddedEventSchema>;
+
+export const tradeEvents = defineEvents('trade', {
+  'trade.offer.created': OfferEventSchema,
+  'trade.offer.accepted': OfferEventSchema,
+  'trade.offer.rejected': OfferEventSchema,
+  'trade.offer.cancelled': OfferEventSchema,
+  /** One party confirmed an accepted offer (the other has not yet). */
+  'trade.offer.confirmed': OfferEventSchema,
+  'trade.offer.completed': OfferEventSchema,
+  'trade.review.added': ReviewAddedEventSchema,
+  'trade.member.counted': TradeStatsEventSchema,
+});

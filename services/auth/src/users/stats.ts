@@ -4,12 +4,12 @@ import { Schema } from 'mongoose';
 
 /**
  * Each member's trade statistics, a projection fed by other services' events (trades completed,
- * reviews received, listings activated or closed) as those services arrive; until then there is
- * no document and every figure is 0. Counters are changed with `$inc` only (the consumer's claim
- * on each event id makes a redelivery change nothing twice), the average is kept as sum and count
- * (FerretDB has no `$avg`), and the active-listing count is an absolute value that a handler sets
- * only when its event is newer (`activeListingsVersion`, the listing service's per-member counter
- * version, see listing-counts.ts), so events arriving out of order cannot move it back.
+ * reviews received, listings activated or closed); until the first arrives there is no document
+ * and every figure is 0. Each figure is an absolute value its owner announces with a per-member
+ * version, set only when its event is newer: the active-listing count (`activeListingsVersion`, the
+ * listing service's counter version, see listing-counts.ts) and the trade totals
+ * (`tradeStatsVersion`, the trade service's, see trade-counts.ts), so events arriving out of order
+ * cannot move them back. The average is kept as sum and count (FerretDB has no `$avg`).
  */
 export interface UserStatsDoc {
   /** The member's user id. */
@@ -22,6 +22,10 @@ export interface UserStatsDoc {
   activeListingsAt?: Date;
   /** Version of the `listing.owner.counted` event applied last. */
   activeListingsVersion?: number;
+  /** When the trade totals applied were made. */
+  tradeStatsAt?: Date;
+  /** Version of the `trade.member.counted` event applied last. */
+  tradeStatsVersion?: number;
 }
 
 const schema = new Schema<UserStatsDoc>(
@@ -33,6 +37,8 @@ const schema = new Schema<UserStatsDoc>(
     activeListings: { type: Number, required: true, default: 0 },
     activeListingsAt: Date,
     activeListingsVersion: Number,
+    tradeStatsAt: Date,
+    tradeStatsVersion: Number,
   },
   { versionKey: false },
 );

@@ -49,5 +49,15 @@ export function inventoryHttp(api: Api, ctx: ListingContext) {
 
 /** `rpc.listing.inventory.get`: for the trade service's checks, every active listing of the member plus the crate. */
 export function inventoryQueriesWorker(bus: Bus, ctx: ListingContext, logger: Logger): Worker {
-  return serveQuery(bus, 'listing', inventoryQueries.get, ({ userId }) => inventoryOf(ctx, userId), logger);
+  return serveQuery(
+    bus,
+    'listing',
+    inventoryQueries.get,
+    async ({ userId, viewerId }) => {
+      const now = new Date();
+      // Roles from the projection only: a query carries no token.
+      return inventoryOf(ctx, userId, viewerId ? await viewerOf(ctx.members, { userId: viewerId.toLowerCase(), roles: [], tokenVersion: 0 }, now) : undefined, now);
+    },
+    logger,
+  );
 }

@@ -121,7 +121,7 @@ interface Change {
  * nothing), write that conditionally on the version read with its event (updated, or deleted when
  * `deletes`), again when someone else changed it in between. Undefined when the listing is gone.
  */
-async function changeListing(
+export async function changeListing(
   ctx: ListingContext,
   id: string,
   decide: (doc: ListingDoc) => Change | undefined,

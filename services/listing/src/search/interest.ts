@@ -8,9 +8,9 @@ export const INTEREST_HALF_LIFE_MS = 3 * 24 * 3600_000;
 export const RECENCY_HALF_LIFE_MS = 2 * 24 * 3600_000;
 
 /**
- * What a sign of interest weighs. A trade offer says more than a heart on a wishlist. The trade
- * service announces no offers yet: once it publishes `trade.offer.created`, its consumer (see
- * sync.ts, INTEREST_SOURCES) records each listing the offer asks for with kind 'offer'.
+ * What a sign of interest weighs. A trade offer says more than a heart on a wishlist: each
+ * `trade.offer.created` records the listing the offer was made on with kind 'offer' (sync.ts,
+ * INTEREST_SOURCES).
  */
 export const INTEREST_WEIGHTS = { wishlist: 1, offer: 3 } as const;
 export type InterestKind = keyof typeof INTEREST_WEIGHTS;

@@ -23,10 +23,8 @@ const LISTINGS = 'listings';
 const MEMBERS = 'members';
 
 /**
- * Where interest comes from: the stream, the subject, and the listings and member of one event.
- * When the trade service announces offers, add
- * `{ stream: 'trade', subject: 'trade.offer.created', kind: 'offer', read: (p) => ({ listingIds: [p.listingOfferedOnId], memberId: p.senderId, at: p.createdAt }) }`
- * (with the names its event gets); the listing service's NATS user may already read any stream.
+ * Where interest comes from: the stream, the subject, and the listings and member of one event:
+ * a wishlist entry, and a trade offer made on a listing (the trade service's `trade.offer.created`).
  * Interest is read again from 14 days back at every start (recording is idempotent), so snapshots
  * need not hold it.
  */
@@ -35,7 +33,19 @@ const INTEREST_SOURCES = [
     stream: 'listing',
     subject: 'listing.wishlist.added',
     kind: 'wishlist',
-    read: (p: { listingId: string; userId: string; at: string }) => ({ listingIds: [p.listingId], memberId: p.userId, at: p.at }),
+    read: (payload: unknown) => {
+      const p = eventRegistry['listing.wishlist.added'].parse(payload);
+      return { listingIds: [p.listingId], memberId: p.userId, at: p.at };
+    },
+  },
+  {
+    stream: 'trade',
+    subject: 'trade.offer.created',
+    kind: 'offer',
+    read: (payload: unknown) => {
+      const p = eventRegistry['trade.offer.created'].parse(payload);
+      return { listingIds: [p.listingId], memberId: p.senderId, at: p.createdAt };
+    },
   },
 ] as const;
 
@@ -207,7 +217,8 @@ export function startSearch(deps: SearchDeps): SearchService {
 
   const load = async () => {
     const started = performance.now();
-    await Promise.all([ensureStream(bus, 'listing'), ensureStream(bus, 'auth')]);
+    // The interest sources' streams too: a consumer of a stream nobody created yet fails.
+    await Promise.all([ensureStream(bus, 'listing'), ensureStream(bus, 'auth'), ...INTEREST_SOURCES.map((source) => ensureStream(bus, source.stream))]);
     const head = snapshots ? await usableSnapshot() : undefined;
     let from: StreamPositions | undefined;
     if (head) {
@@ -240,7 +251,7 @@ export function startSearch(deps: SearchDeps): SearchService {
     for (const source of INTEREST_SOURCES) {
       await follow(source.stream, { filterSubjects: [source.subject], opt_start_time: since }, (type, payload) => {
         if (type !== source.subject) return;
-        const { listingIds, memberId, at } = source.read(eventRegistry[source.subject].parse(payload));
+        const { listingIds, memberId, at } = source.read(payload);
         for (const id of listingIds) {
           const slot = index.find(id);
           if (slot >= 0 && index.has(id)) interest.record(slot, memberId, source.kind, new Date(at).getTime());

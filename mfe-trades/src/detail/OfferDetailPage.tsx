@@ -1,0 +1,143 @@
+// /dashboard/tradeoffer/:id, 'Ruilaanbieding #{id}' (spec 2 §2 'Trade offer detail and chat'): the
+// parties, what is asked and what is offered, the request's message, reporting the other party,
+// what can be done in the offer's status, and the chat.
+import { useEffect, useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router-dom';
+import { DEFAULT_CRATE, tradeApi, type Offer, type OfferItem } from '@ruilplein/contracts/browser';
+import { ApiError, apiQuery, ErrorMessage, failureMessage, formatDate, Page, Spinner, useSession } from '@ruilplein/ui';
+import { Chat } from '../chat/Chat.tsx';
+import { ItemThumb } from '../shared/ItemThumb.tsx';
+import { Party } from '../shared/Party.tsx';
+import { StatusBadge } from '../shared/StatusBadge.tsx';
+import { isClosed, sideOf } from '../shared/status.ts';
+import { ReportDialog } from './ReportDialog.tsx';
+import { StatusActions } from './StatusActions.tsx';
+import * as styles from './OfferDetail.module.css';
+
+/** While an offer can still change, the other party may change it: it is read again now and then. */
+const REFRESH_MS = 10_000;
+
+function ItemList({ items }: { items: OfferItem[] }) {
+  if (items.length === 0) return <p className={styles.none}>Geen items.</p>;
+  return (
+    <ul className={styles.items}>
+      {items.map((item) => (
+        <li key={`${item.userID}:${item.listingID}`} className={styles.item}>
+          <ItemThumb item={item} size="large" />
+          <div className={styles.itemText}>
+            <h3 className={styles.itemTitle}>
+              {item.isDefault || item.listingID === DEFAULT_CRATE.listingID ? item.title : <Link to={`/dashboard/listing/${encodeURIComponent(item.listingID)}`}>{item.title}</Link>}
+            </h3>
+            {item.description && <p className={styles.description}>{item.description}</p>}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Panel({ title, items, testId }: { title: string; items: OfferItem[]; testId: string }) {
+  const headingId = useId();
+  return (
+    <section className={styles.panel} aria-labelledby={headingId} data-testid={testId}>
+      <h2 id={headingId} className={styles.panelTitle}>
+        {title}
+      </h2>
+      <ItemList items={items} />
+    </section>
+  );
+}
+
+function OfferView({ offer }: { offer: Offer }) {
+  const { user } = useSession();
+  const side = sideOf(offer, user?.id);
+  // The listing the offer is on first, then whatever else was asked for (once each).
+  const requested = [offer.listingOfferedOn, ...offer.requestedListings.filter((item) => item.listingID !== offer.listingOfferedOnID)];
+  const other = side === 'sender' ? offer.receiver : offer.sender;
+  return (
+    <>
+      <div className={styles.header}>
+        {side === 'none' ? (
+          <p className={styles.parties}>
+            Aanbod van <Party party={offer.sender} /> naar <Party party={offer.receiver} />
+          </p>
+        ) : (
+          <p className={styles.parties}>
+            {side === 'sender' ? 'Aanbod naar' : 'Aanbod van'} <Party party={other} />
+          </p>
+        )}
+        <StatusBadge status={offer.status} />
+        <p className={styles.date}>Gemaakt op {formatDate(offer.createdAt)}</p>
+        {side !== 'none' && <ReportDialog reported={other} listingId={requested[0]?.listingID ?? offer.listingOfferedOnID} />}
+      </div>
+      <div className={styles.panels}>
+        <Panel title="Listing aangeboden op" items={requested} testId="panel-requested" />
+        {/* The seed's words are the sender's; the receiver reads whose offer it is. */}
+        <Panel title={side === 'sender' ? 'Wat jij aanbiedt' : `Wat ${offer.sender.firstName} aanbiedt`} items={offer.offeredListings} testId="panel-offered" />
+      </div>
+      {offer.message && (
+        <section className={styles.request} aria-labelledby="offer-message-title">
+          <h2 id="offer-message-title" className={styles.panelTitle}>
+            Bericht bij aanvraag
+          </h2>
+          <p className={styles.message} data-testid="offer-message">
+            {offer.message}
+          </p>
+        </section>
+      )}
+      {side === 'none' ? (
+        <p className={styles.explain}>Je bekijkt dit aanbod als beheerder: alleen de twee partijen kunnen het beantwoorden en erover chatten.</p>
+      ) : (
+        <>
+          <StatusActions offer={offer} side={side} />
+          <Chat offer={offer} side={side} />
+        </>
+      )}
+    </>
+  );
+}
+
+export function OfferDetailPage() {
+  const { id = '' } = useParams();
+  const valid = /^[1-9]\d{0,14}$/.test(id);
+  const offer = useQuery({
+    ...apiQuery(tradeApi.get, { params: { id } }),
+    enabled: valid,
+    refetchInterval: (query) => (query.state.data && !isClosed(query.state.data.status) && query.state.data.status !== 'Completed' ? REFRESH_MS : false),
+    refetchOnWindowFocus: true,
+  });
+  useEffect(() => {
+    if (offer.isError) console.warn('Aanbieding niet gevonden.', offer.error);
+  }, [offer.isError, offer.error]);
+  const title = valid ? `Ruilaanbieding #${id}` : 'Ruilaanbieding';
+  if (!valid)
+    return (
+      <Page title={title}>
+        <ErrorMessage message="Niet gevonden." />
+      </Page>
+    );
+  if (offer.isPending)
+    return (
+      <Page title={title}>
+        <Spinner label="Laden..." />
+      </Page>
+    );
+  if (offer.isError) {
+    const status = offer.error instanceof ApiError ? offer.error.status : 0;
+    // Not there: 'Niet gevonden.'; someone else's: the server says so; an outage can be retried.
+    const message = status === 404 || status === 400 ? 'Niet gevonden.' : status === 403 ? offer.error.message : failureMessage(offer.error);
+    const retry = status === 0 || status >= 500;
+    return (
+      <Page title={title}>
+        <ErrorMessage message={message} onRetry={retry ? () => void offer.refetch() : undefined} data-testid="offer-error" />
+        <Link to="/dashboard/offers">Naar je ruilaanbiedingen</Link>
+      </Page>
+    );
+  }
+  return (
+    <Page title={title}>
+      <OfferView offer={offer.data} />
+    </Page>
+  );
+}

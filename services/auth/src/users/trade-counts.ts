@@ -1,0 +1,28 @@
+import { eventRegistry } from '@ruilplein/contracts';
+import { applyIfNewer, consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { Types } from 'mongoose';
+import type { UserModel } from '../accounts/model.ts';
+import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
+import type { UserStatsModel } from './stats.ts';
+
+/**
+ * A member's trade statistics for their public profile: the trade service announces their totals
+ * (`trade.member.counted`: completed trades, sum and count of ratings received) with its
+ * per-member version; they are set only when newer, so a late or repeated event never moves them
+ * back. Counts of accounts that are gone (or being deleted) are dropped, as listing-counts.ts does.
+ */
+export function consumeTradeCounts(deps: { bus: Bus; db: Connection; logger: Logger; users: UserModel; stats: UserStatsModel }): Promise<Worker> {
+  const { users, stats } = deps;
+  return consume(deps.bus, {
+    durable: 'auth-trade-counts',
+    registry: eventRegistry,
+    subjects: ['trade.member.counted'],
+    db: deps.db,
+    logger: deps.logger,
+    handler: async (event) => {
+      const { userId, version, totalTrades, ratingSum, totalReviewers } = event.payload;
+      if (!Types.ObjectId.isValid(userId) || !(await users.exists({ _id: userId, ...NOT_BEING_DELETED }))) return;
+      await applyIfNewer(stats, userId, version, { totalTrades, ratingSum, totalReviewers, tradeStatsAt: new Date(event.occurredAt) }, { field: 'tradeStatsVersion' });
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import { createApp, redisConfigSchema, storeReadiness, type Bus, type Connection, type Logger, type ServiceParts, type TokenVerifier } from '@ruilplein/service-kit';
+import type { RedisClientType } from 'redis';
+import { z } from 'zod';
+import { consumeOffers } from './conversations/consumer.ts';
+import { chatStore, type ChatStore } from './conversations/model.ts';
+import { chatHttp } from './conversations/routes.ts';
+import { createHub, type Hub } from './hub/hub.ts';
+import { consumeMembers } from './members/consumer.ts';
+
+/** Variables of the chat service beyond the kit's own. */
+export const chatConfig = redisConfigSchema.extend({
+  /** The browser's origin: the pages that may open the hub. */
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+  /** Further origins that may open the hub, comma-separated. */
+  CHAT_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((o) => o.trim()).filter(Boolean)),
+  /** local: loopback origins (the frontends' development servers) may open the hub too. */
+  RUILPLEIN_MODE: z.enum(['local']).optional(),
+});
+
+export interface ChatDeps {
+  db: Connection;
+  bus: Bus;
+  logger: Logger;
+  verifyToken: TokenVerifier;
+  /** `kit.redis()`: the send limit and the hub's revocation check (fail at once while Redis is away). */
+  redis: RedisClientType;
+  /** The hub's rooms across replicas (hub/adapter.ts); absent: one replica only. */
+  adapterRedis?: RedisClientType;
+  allowOrigin: (origin: string | undefined) => boolean;
+  /** The adapter's Redis stream; tests give each set of replicas its own. */
+  hubStream?: string;
+  recoveryMs?: number;
+}
+
+export interface ChatService extends ServiceParts {
+  hub: Hub;
+  store: ChatStore;
+}
+
+export async function createChatService(deps: ChatDeps): Promise<ChatService> {
+  const { db, bus, logger, redis } = deps;
+  const store = chatStore(db);
+  const hub = createHub({
+    store,
+    logger,
+    verifyToken: deps.verifyToken,
+    tokens: redis,
+    allowOrigin: deps.allowOrigin,
+    adapterRedis: deps.adapterRedis,
+    streamName: deps.hubStream,
+    recoveryMs: deps.recoveryMs,
+  });
+  const app = createApp({
+    service: 'chat',
+    logger,
+    verifyToken: deps.verifyToken,
+    redis,
+    readiness: { ...storeReadiness(deps), redis: () => redis.ping() },
+    routes: (api) => chatHttp(api, store, hub),
+  });
+  const members = await consumeMembers(bus, db, store, logger);
+  const offers = await consumeOffers(bus, db, store, logger, (offer) => hub.offerChanged(offer));
+  // The hub first: its sockets' sessions are kept while Redis is still there.
+  return { app, onUpgrade: hub.onUpgrade, hub, store, workers: [{ stop: () => hub.stop() }, offers, members] };
+}

@@ -1,0 +1,88 @@
+// Reading and storing messages. A message gets the next number of its conversation in one
+// conditional update (`{_id, open: true}`, `$inc seq`), so numbers grow by one per conversation and
+// nothing is numbered once the conversation is closed; the message is then inserted under that
+// number, and only after the insert was acknowledged is it broadcast (routes.ts).
+import { CHAT_FORMER_MEMBER_NAME, CHAT_HISTORY_MAX, CHAT_MESSAGES, chatClosedMessage, type ChatMessage } from '@ruilplein/contracts';
+import { conflict, forbidden, notFound } from '@ruilplein/service-kit';
+import { conversationKey, isParty, messageKey, type ChatStore, type ConversationDoc, type MessageDoc } from './model.ts';
+
+/** A sender the members projection does not know yet (its event is still on its way). */
+const UNKNOWN_FIRST_NAME = 'Lid';
+
+/** The conversation of an offer, for one of its two parties: 404 when unknown, 403 for anyone else. */
+export async function partyConversation(store: ChatStore, offerId: number, userId: string): Promise<ConversationDoc> {
+  const conversation = await store.conversations.findOne({ _id: conversationKey(offerId) });
+  if (!conversation) throw notFound(CHAT_MESSAGES.notFound);
+  if (!isParty(conversation, userId)) throw forbidden(CHAT_MESSAGES.notParty);
+  return conversation;
+}
+
+/** First names by member id as the projection has them now; null for an account that is gone. */
+async function firstNames(store: ChatStore, ids: readonly string[]): Promise<Map<string, string | null>> {
+  const members = await store.members.find({ _id: { $in: [...new Set(ids)] } }, { projection: { firstName: 1, deleted: 1 } }).toArray();
+  return new Map(members.map((m) => [m._id, m.deleted ? null : m.firstName]));
+}
+
+function present(doc: MessageDoc, names: ReadonlyMap<string, string | null>): ChatMessage {
+  const name = names.get(doc.senderId);
+  return {
+    id: doc.seq,
+    tradeOfferId: doc.offerId,
+    sender: { id: doc.senderId, firstName: name === null ? CHAT_FORMER_MEMBER_NAME : name || doc.senderFirstName },
+    content: doc.content,
+    sentAt: doc.sentAt.toISOString(),
+  };
+}
+
+/**
+ * The messages after `after` (all when 0), oldest first, at most the latest CHAT_HISTORY_MAX. A
+ * number whose insert failed after it was allocated is simply absent.
+ */
+export async function listMessages(store: ChatStore, conversation: ConversationDoc, after = 0): Promise<ChatMessage[]> {
+  const last = conversation.seq;
+  const from = Math.max(after + 1, last - CHAT_HISTORY_MAX + 1, 1);
+  if (from > last) return [];
+  const keys = Array.from({ length: last - from + 1 }, (_, i) => messageKey(conversation.offerId, from + i));
+  const [docs, names] = await Promise.all([
+    store.messages.find({ _id: { $in: keys } }).toArray(),
+    firstNames(store, [conversation.senderId, conversation.receiverId]),
+  ]);
+  return docs.sort((a, b) => a.seq - b.seq).map((doc) => present(doc, names));
+}
+
+/**
+ * Stores a message of `userId` in the open conversation of `offerId` and answers it as stored:
+ * 404 for an unknown offer, 403 when the caller is no party, 409 with the Dutch reason once the
+ * offer is withdrawn or rejected. The hot path is one conditional update (party, open: the next
+ * number) beside the sender's name, then the insert.
+ */
+export async function storeMessage(store: ChatStore, offerId: number, userId: string, content: string, retried = false): Promise<ChatMessage> {
+  const [numbered, names] = await Promise.all([
+    store.conversations.findOneAndUpdate(
+      { _id: conversationKey(offerId), open: true, $or: [{ senderId: userId }, { receiverId: userId }] },
+      { $inc: { seq: 1 } },
+      { returnDocument: 'after' },
+    ),
+    firstNames(store, [userId]),
+  ]);
+  if (!numbered) {
+    // Why not: unknown (404), someone else's (403), or closed (409).
+    const conversation = await partyConversation(store, offerId, userId);
+    if (!conversation.open) throw conflict(chatClosedMessage(conversation.status));
+    // Opened between the two reads (its first event just arrived): once more.
+    if (!retried) return storeMessage(store, offerId, userId, content, true);
+    throw conflict(chatClosedMessage(conversation.status));
+  }
+  const name = names.get(userId);
+  const doc: MessageDoc = {
+    _id: messageKey(offerId, numbered.seq),
+    offerId,
+    seq: numbered.seq,
+    senderId: userId,
+    senderFirstName: name === null ? CHAT_FORMER_MEMBER_NAME : name || UNKNOWN_FIRST_NAME,
+    content,
+    sentAt: new Date(),
+  };
+  await store.messages.insertOne(doc);
+  return present(doc, names);
+}

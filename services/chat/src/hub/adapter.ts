@@ -1,0 +1,46 @@
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import type { Logger } from '@ruilplein/service-kit';
+import type { RedisClientType } from 'redis';
+
+export interface SharedRoomsOptions {
+  /** The Redis stream the replicas exchange broadcasts on; its entries' ids are the recovery offsets. */
+  streamName: string;
+  /** How long a disconnected socket's session (rooms, data) is kept for recovery. */
+  recoveryMs: number;
+}
+
+/**
+ * socket.io's Redis Streams adapter: every replica reads every broadcast from one Redis stream
+ * (so an offer's room spans replicas) and a disconnected socket's session is kept in Redis, so it
+ * is recovered on whichever replica the client reaches next, with the broadcasts it missed read
+ * back from the stream. The stream holds more entries than the recovery window produces at the
+ * benchmark's rate (100 messages a second for two minutes).
+ *
+ * The adapter does not wait for the SET that keeps a session: a Redis error there would be an
+ * unhandled rejection (the process would exit). It gets a client whose `set` logs instead.
+ */
+export function sharedRooms(redis: RedisClientType, logger: Logger, options: SharedRoomsOptions) {
+  const quietSet = new Proxy(redis, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      if (prop === 'set') {
+        return (...args: unknown[]) =>
+          (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((err: unknown) => {
+            logger.warn({ err }, 'chat hub: a disconnected socket could not be kept for recovery');
+            return null;
+          });
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  return createAdapter(quietSet, {
+    streamName: options.streamName,
+    channelPrefix: options.streamName,
+    sessionKeyPrefix: `${options.streamName}:session:`,
+    maxLen: 20_000,
+    // The readers' blocking XREAD: also how long a closed adapter's reader lingers.
+    blockTimeInMs: 2_000,
+    onlyPlaintext: true,
+  });
+}

@@ -1,0 +1,36 @@
+import { eventRegistry } from '@ruilplein/contracts';
+import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import type { ListingContext } from '../listings/context.ts';
+import { changeListing } from '../listings/lifecycle.ts';
+
+/**
+ * A completed trade (`trade.offer.completed`): every listing it held is traded, so it leaves search
+ * and inventories. Each becomes inactive (announced, `listing.listing.updated`), and its place
+ * among its owner's active listings is given back. Only a listing of one of the two parties is
+ * touched. Safe to repeat: an inactive listing and a returned place stay as they are.
+ */
+export async function deactivateTradedListings(ctx: ListingContext, trade: { senderId: string; receiverId: string; listingIds: readonly string[] }): Promise<number> {
+  const parties = new Set([trade.senderId, trade.receiverId]);
+  let deactivated = 0;
+  for (const id of new Set(trade.listingIds)) {
+    const changed = await changeListing(ctx, id, (doc) => (doc.active && parties.has(doc.ownerId) ? { set: { active: false } } : undefined));
+    if (!changed || !parties.has(changed.before.ownerId)) continue;
+    if (changed.after !== changed.before) deactivated++;
+    await ctx.counter.release(changed.before.ownerId, [id]);
+  }
+  return deactivated;
+}
+
+export function consumeTrades(bus: Bus, db: Connection, ctx: ListingContext, logger: Logger): Promise<Worker> {
+  return consume(bus, {
+    durable: 'listing-trades',
+    registry: eventRegistry,
+    subjects: ['trade.offer.completed'],
+    db,
+    logger,
+    handler: async (event) => {
+      const deactivated = await deactivateTradedListings(ctx, event.payload);
+      if (deactivated) logger.info({ offerId: event.payload.id, deactivated }, 'traded listings deactivated');
+    },
+  });
+}

@@ -1,0 +1,178 @@
+import { OFFER_MESSAGES, type OfferItem, type OfferResponse } from '@ruilplein/contracts';
+import { conflict, forbidden, HttpError, outboxFields } from '@ruilplein/service-kit';
+import { byIds, COLLECTIONS, type TradeContext } from '../context.ts';
+import { heldListings, isParty, itemsOf, offerEvent, OPEN, type OfferDoc } from './model.ts';
+import { countTrade, listForReceiver, offerIdsOf, reserveForSender, unlist } from './parties.ts';
+
+const ATTEMPTS = 8;
+
+/** The next offer number: one counter document, `$inc` (one write at a time, so no number twice). */
+export async function nextOfferId(ctx: Pick<TradeContext, 'counters'>): Promise<number> {
+  const doc = await ctx.counters.findOneAndUpdate({ _id: 'offer' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+  if (!doc || !Number.isSafeInteger(doc.seq) || doc.seq < 1) throw new Error('offer counter answered no number');
+  return doc.seq;
+}
+
+export interface NewOffer {
+  senderId: string;
+  receiverId: string;
+  listingOfferedOn: OfferItem;
+  items: OfferItem[];
+  message: string;
+  /** Counts against the sender's daily limit (no Premium). */
+  limited: boolean;
+}
+
+/**
+ * Makes an offer: a number, a place of the sender's day (403 past the limit), the receiver's list,
+ * then the offer with its `trade.offer.created` event. An offer whose write failed is taken off
+ * the lists again, so it no longer counts for the day.
+ */
+export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date): Promise<OfferDoc> {
+  const id = await nextOfferId(ctx);
+  await reserveForSender(ctx, input.senderId, id, input.limited, now);
+  try {
+    await listForReceiver(ctx, input.receiverId, id, now);
+    const doc: OfferDoc = {
+      _id: id,
+      version: 1,
+      senderId: input.senderId,
+      receiverId: input.receiverId,
+      listingId: input.listingOfferedOn.listingID,
+      listingOfferedOn: input.listingOfferedOn,
+      items: input.items,
+      status: 'Pending',
+      message: input.message,
+      senderConfirmed: false,
+      receiverConfirmed: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // The event in the same write (its outbox keys are paths: an upsert's $setOnInsert takes them).
+    const { _id, ...fields } = doc;
+    const written = await ctx.offers.updateOne({ _id }, { $setOnInsert: { ...fields, ...outboxFields(offerEvent(doc, true)) } }, { upsert: true });
+    if (written.upsertedCount !== 1) throw conflict(OFFER_MESSAGES.busy);
+    ctx.relay.kick(COLLECTIONS.offers, id);
+    return doc;
+  } catch (err) {
+    await unlist(ctx, [input.senderId, input.receiverId], id);
+    throw err;
+  }
+}
+
+/** What a change sets; undefined: nothing to change. May throw (the change is refused). */
+type Decide = (doc: OfferDoc) => Partial<Pick<OfferDoc, 'status' | 'senderConfirmed' | 'receiverConfirmed'>> | undefined;
+
+/**
+ * One change of an offer: read it, let `decide` say what changes, write that conditionally on the
+ * version read with its event; when someone else changed it in between, read and decide again
+ * (so a refusal is decided on the state that won). Undefined when there is no such offer.
+ */
+export async function changeOffer(ctx: TradeContext, id: number, decide: Decide, now: Date): Promise<{ before: OfferDoc; after: OfferDoc } | undefined> {
+  for (let i = 0; i < ATTEMPTS; i++) {
+    const before = await ctx.offers.findOne({ _id: id });
+    if (!before) return undefined;
+    const set = decide(before);
+    if (!set) return { before, after: before };
+    const after: OfferDoc = { ...before, ...set, version: before.version + 1, updatedAt: now };
+    const written = await ctx.offers.updateOne(
+      { _id: id, version: before.version },
+      { $set: { ...set, version: after.version, updatedAt: now, ...outboxFields(offerEvent(after)) } },
+    );
+    if (written.modifiedCount === 1) {
+      ctx.relay.kick(COLLECTIONS.offers, id);
+      return { before, after };
+    }
+  }
+  throw conflict(OFFER_MESSAGES.busy);
+}
+
+/**
+ * Spec 2 §4: the receiver accepts or rejects a Pending offer, the sender withdraws it (Cancelled).
+ * A party asking anything else is a 409; who is no party, a 403.
+ */
+export function respondRule(userId: string, status: OfferResponse): Decide {
+  return (doc) => {
+    if (!isParty(doc, userId)) throw forbidden(OFFER_MESSAGES.notParty);
+    if (status === 'Cancelled' && doc.senderId !== userId) throw conflict(OFFER_MESSAGES.onlySenderWithdraws);
+    if (status !== 'Cancelled' && doc.receiverId !== userId) throw conflict(OFFER_MESSAGES.onlyReceiverResponds);
+    if (doc.status !== 'Pending') throw conflict(OFFER_MESSAGES.notPending);
+    return { status };
+  };
+}
+
+/** Each party confirms an Accepted offer once; the second confirmation completes it. */
+export function confirmRule(userId: string): Decide {
+  return (doc) => {
+    if (!isParty(doc, userId)) throw forbidden(OFFER_MESSAGES.notParty);
+    const mine = doc.senderId === userId ? 'senderConfirmed' : 'receiverConfirmed';
+    const theirs = mine === 'senderConfirmed' ? 'receiverConfirmed' : 'senderConfirmed';
+    if (doc[mine]) throw conflict(OFFER_MESSAGES.alreadyConfirmed);
+    if (doc.status !== 'Accepted') throw conflict(OFFER_MESSAGES.notAccepted);
+    const completes = doc[theirs] ? { status: 'Completed' as const } : {};
+    return mine === 'senderConfirmed' ? { senderConfirmed: true, ...completes } : { receiverConfirmed: true, ...completes };
+  };
+}
+
+/**
+ * Before an offer is accepted: every listing in it is still tradeable (its owner's inventory holds
+ * it), else 409. Offers holding a listing that was traded or deleted are cancelled as that
+ * happens; this covers an offer made in the moment between.
+ */
+export async function checkStillAvailable(ctx: Pick<TradeContext, 'inventory'>, doc: OfferDoc): Promise<void> {
+  const owners = [doc.senderId, doc.receiverId];
+  const inventories = await Promise.all(owners.map((id) => ctx.inventory(id).catch(rethrowGone)));
+  const available = new Set(inventories.flatMap((items) => items.filter((i) => !i.isDefault).map((i) => `${i.userID}:${i.listingID}`)));
+  const wanted = [{ userID: doc.receiverId, listingID: doc.listingId, isDefault: false }, ...itemsOf(doc)].filter((i) => !i.isDefault);
+  if (wanted.some((i) => !available.has(`${i.userID}:${i.listingID}`))) throw conflict(OFFER_MESSAGES.itemsGone);
+}
+
+/** A party the listing service no longer knows (404) has nothing left to trade. */
+const rethrowGone = (err: unknown): never => {
+  if (err instanceof HttpError && err.status === 404) throw conflict(OFFER_MESSAGES.itemsGone);
+  throw err;
+};
+
+/**
+ * Cancels (announced) the Pending offers of `owners` that hold any of `listingIds`, but `except`.
+ * A listing's offers all have its owner as a party, so their lists are enough. Answers how many.
+ */
+export async function cancelPendingHolding(ctx: TradeContext, listingIds: readonly string[], owners: readonly string[], now: Date, except?: number): Promise<number> {
+  const gone = new Set(listingIds);
+  if (!gone.size) return 0;
+  const ids = [...new Set((await Promise.all(owners.map((o) => offerIdsOf(ctx, o)))).flat())].filter((id) => id !== except);
+  const holds = (doc: OfferDoc) => doc.status === 'Pending' && [...heldListings(doc)].some((l) => gone.has(l));
+  let cancelled = 0;
+  for (const doc of await byIds(ctx.offers, ids, { status: 'Pending' })) {
+    if (!holds(doc)) continue;
+    const changed = await changeOffer(ctx, doc._id, (current) => (holds(current) ? { status: 'Cancelled' } : undefined), now);
+    if (changed && changed.after !== changed.before) cancelled++;
+  }
+  return cancelled;
+}
+
+/**
+ * After a trade completed (by the confirming request, and again by the consumer of its event, which
+ * makes it certain): each party counts one trade more, and the other Pending offers holding one of
+ * its listings are cancelled, since those listings are traded now. Safe to repeat.
+ */
+export async function settleCompleted(ctx: TradeContext, offer: Pick<OfferDoc, '_id' | 'senderId' | 'receiverId'> & { listingIds: readonly string[] }, now: Date): Promise<void> {
+  await countTrade(ctx, offer.senderId, offer._id, now);
+  await countTrade(ctx, offer.receiverId, offer._id, now);
+  const cancelled = await cancelPendingHolding(ctx, offer.listingIds, [offer.senderId, offer.receiverId], now, offer._id);
+  if (cancelled) ctx.logger.info({ offerId: offer._id, cancelled }, 'pending offers on traded listings cancelled');
+}
+
+/**
+ * A member whose account is gone (or, once moderation announces bans, who is banned): every open
+ * offer of theirs (Pending or Accepted) is cancelled, announced, so the other party's chat closes.
+ * Completed ones stay, with the member shown as 'Voormalig lid'. Safe to repeat.
+ */
+export async function closeOffersOfMember(ctx: TradeContext, userId: string, now: Date): Promise<number> {
+  let cancelled = 0;
+  for (const doc of await byIds(ctx.offers, await offerIdsOf(ctx, userId), { status: { $in: [...OPEN] } })) {
+    const changed = await changeOffer(ctx, doc._id, (current) => (OPEN.includes(current.status) && isParty(current, userId) ? { status: 'Cancelled' } : undefined), now);
+    if (changed && changed.after !== changed.before) cancelled++;
+  }
+  return cancelled;
+}
