@@ -58,7 +58,8 @@ describe('deploying one remote', () => {
         find: '      screens={{',
         replace: '      screens={{\n        ruilhistorie: (\n          <Page title="Jouw ruilhistorie">\n            <p>Alles wat je ooit hebt geruild.</p>\n          </Page>\n        ),',
       },
-      { file: 'src/routes.tsx', find: 'Jouw Ruilaanbiedingen', replace: 'Jouw Ruilaanbiedingen (nieuwe versie)' },
+      { file: 'src/routes.tsx', find: "import { AreaRoutes } from '@ruilplein/ui';", replace: "import { AreaRoutes, Page } from '@ruilplein/ui';" },
+      { file: 'src/offers/OffersPage.tsx', find: 'title="Jouw Ruilaanbiedingen"', replace: 'title="Jouw Ruilaanbiedingen (nieuwe versie)"' },
     ]);
     const shell = await shellBuild();
 

@@ -60,6 +60,8 @@ export const authConfig = redisConfigSchema
     AUTH_ARGON2_TIME_COST: positive(DEFAULT_ARGON2_COST.timeCost),
     /** Secret of the login and mail limiters' HMAC keys (README "Environment"). */
     AUTH_LIMIT_KEY: z.string().min(32, 'expected at least 32 characters').optional(),
+    /** Sign-ups per client address per hour (many members may share one address: a library, a NAT). */
+    AUTH_REGISTRATIONS_PER_IP_HOUR: positive(DEFAULT_LIMITS.registerPerIp.points),
   })
   .extend(geoConfig.shape);
 export type AuthConfig = z.output<typeof authConfig>;
@@ -133,7 +135,7 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
     sessions,
     passwords: createPasswords(argon2),
     mailer,
-    limits: { ...DEFAULT_LIMITS, ...deps.limits },
+    limits: { ...DEFAULT_LIMITS, registerPerIp: { ...DEFAULT_LIMITS.registerPerIp, points: config.AUTH_REGISTRATIONS_PER_IP_HOUR }, ...deps.limits },
     limitIds: limitIds(config.AUTH_LIMIT_KEY ?? localLimitKey(config.AUTH_JWT_PRIVATE_KEY)),
     publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
     adminEmails: new Set(config.AUTH_ADMIN_EMAILS),
