@@ -65,12 +65,13 @@ export async function ensureOutboxIndexes(collection: mongo.Collection<mongo.BSO
 }
 
 /** Marks documents queued before the marker existed; answers how many. */
-export async function markUnmarkedOutboxes(collection: mongo.Collection<mongo.BSON.Document>): Promise<number> {
+export async function markUnmarkedOutboxes(collection: mongo.Collection<mongo.BSON.Document>, stopped: () => boolean = () => false): Promise<number> {
   let marked = 0;
   // Found by a read, marked one by one by _id: one updateMany would hold the local store's write
   // turn for a whole scan of the collection.
   const unmarked = collection.find({ outbox: { $exists: true, $ne: {} }, outboxPending: { $exists: false } }, { projection: { _id: 1 } });
   for await (const { _id } of unmarked) {
+    if (stopped()) break;
     marked += (await collection.updateOne({ _id, outbox: { $exists: true, $ne: {} } }, { $set: { outboxPending: true } })).modifiedCount;
   }
   return marked;
@@ -138,9 +139,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const pendingLeft = new Map<string, number>();
   let stopped = false;
   const ready = Promise.all(plain.map((c) => ensureOutboxIndexes(c))).catch((err: unknown) => logger.warn({ err }, 'outbox indexes not created'));
-  // In the background: on a store that scans, this takes as long as reading every document.
-  void ready
-    .then(() => Promise.all(plain.map((c) => markUnmarkedOutboxes(c))))
+  // In the background (a flush waits for it): on a store that scans, this takes as long as reading
+  // every document.
+  const marking = ready
+    .then(() => Promise.all(plain.map((c) => markUnmarkedOutboxes(c, () => stopped))))
     .then((marked) => {
       if (marked.some((n) => n > 0) && !stopped) void full();
     })
@@ -320,6 +322,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       void run(kickLane);
     },
     async flush() {
+      await marking;
       fullWanted = true;
       retryWanted = false;
       // A full pass already running may have started before this call: wait until one starts after it.
@@ -329,6 +332,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       stopped = true;
       clearInterval(timer);
       for (const remove of gauges) remove();
+      // Not the marking: on a store that scans, its first answer can take longer than a pod's grace period.
       await Promise.all([fullLane.running, kickLane.running]);
     },
   };

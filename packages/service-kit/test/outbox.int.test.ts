@@ -130,6 +130,29 @@ describe('outbox', () => {
     await sub.stop();
   });
 
+  it('publishes a kicked document while a long full pass is still going', async () => {
+    const backlog = infra.db.collection<Offer>('backlog');
+    const events = Array.from({ length: 300 }, (_, i) => createEvent(registry, 'kito.offer.accepted', { offerId: `b${String(i).padStart(3, '0')}` }));
+    await backlog.insertMany(events.map((event, i) => ({ _id: `b${String(i).padStart(3, '0')}`, status: 'Accepted', ...unflatten(outboxFields(event)) })));
+    const sub = await received('outbox-lanes');
+    const relay = startOutboxRelay({ bus: infra.bus, db: infra.db, collections: ['backlog'], logger, intervalMs: 60_000 });
+    // The first full pass works through the backlog in _id order; a document sorting after all of
+    // it is written and kicked once that pass is under way.
+    // The stream also holds the earlier tests' events: only this test's count.
+    const ours = new Set(events.map((e) => e.id));
+    const seen = () => sub.seen.filter((e) => ours.has(e.id));
+    await waitFor(() => seen().length > 0);
+    const urgent = createEvent(registry, 'kito.offer.accepted', { offerId: 'z-urgent' });
+    ours.add(urgent.id);
+    await backlog.insertOne({ _id: 'z-urgent', status: 'Accepted', ...unflatten(outboxFields(urgent)) });
+    relay.kick('backlog', 'z-urgent');
+    await waitFor(() => seen().length === 301, 20_000);
+    const position = seen().findIndex((e) => e.id === urgent.id);
+    expect(position, 'published before the full pass reached the end of the backlog').toBeLessThan(250);
+    await relay.stop();
+    await sub.stop();
+  });
+
   it('parks an entry that can never be published without holding back the others', async () => {
     const good = [1, 2, 3].map((n) => createEvent(registry, 'kito.offer.accepted', { offerId: `p${n}` }));
     // A subject no stream takes (JetStream: no responders), and a payload over NATS's 1 MB limit.
