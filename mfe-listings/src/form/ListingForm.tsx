@@ -16,7 +16,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { CategoryIcon } from '../categories/CategoryIcon.tsx';
 import { Notice, type NoticeValue } from '../my-listings/Notice.tsx';
 import { invalidateListingData } from '../my-listings/queries.ts';
-import { PhotoCarousel, type CarouselPhoto } from '../shared/PhotoCarousel.tsx';
+import { PhotoCarousel, type CarouselPhoto } from '../common/PhotoCarousel.tsx';
 import { uploadWithProgress } from './uploadWithProgress.ts';
 import { addPhotos, addProblem, editProblem, listingFormData, type DraftField, type ListingDraft } from './validation.ts';
 import * as styles from './ListingForm.module.css';

@@ -1,8 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import type { Listing } from '@ruilplein/contracts/browser';
 import { Link } from 'react-router-dom';
-import { Badge, ListingBadges } from '../shared/Badges.tsx';
-import { ListingThumbnail } from '../shared/ListingCard.tsx';
+import { Badge, ListingBadges } from '../common/Badges.tsx';
+import { ListingThumbnail } from '../common/ListingCard.tsx';
 import * as styles from './ListingTile.module.css';
 
 type TileListing = Pick<Listing, 'id' | 'title' | 'description' | 'imageUrl' | 'thumbnailUrl' | 'placeholder' | 'isPremium' | 'listingType' | 'acceptsItems' | 'isActive'>;

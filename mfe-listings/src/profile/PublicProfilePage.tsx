@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { DEFAULT_AVATAR, listingApi, REVIEW_MESSAGES, tradeApi, userApi, type PublicStats, type PublicUser } from '@ruilplein/contracts/browser';
 import { ApiError, EmptyState, ErrorMessage, failureMessage, formatDate, Loaded, Page, Spinner, useApi, useSession } from '@ruilplein/ui';
 import { Link, useParams } from 'react-router-dom';
-import { ListingCard, ListingCardList } from '../shared/ListingCard.tsx';
+import { ListingCard, ListingCardList } from '../common/ListingCard.tsx';
 import { Stars } from './Stars.tsx';
 import * as styles from './PublicProfilePage.module.css';
 

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { categoryApi } from '@ruilplein/contracts/browser';
 import { buttonClass, ErrorMessage, Spinner, useApi, useSession, failureMessage } from '@ruilplein/ui';
 import { CategoryIcon } from '../categories/CategoryIcon.tsx';
-import { formatWholeEuro } from '../shared/format.ts';
+import { formatWholeEuro } from '../common/format.ts';
 import { DISTANCE_MAX_KM, DISTANCE_MIN_KM, VALUE_MAX, VALUE_MIN, VALUE_STEP } from './filters.ts';
 import * as styles from './Filters.module.css';
 

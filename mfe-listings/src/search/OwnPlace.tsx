@@ -6,7 +6,7 @@ import { userApi } from '@ruilplein/contracts/browser';
 import { useApi } from '@ruilplein/ui';
 import * as styles from './SearchPage.module.css';
 
-const ListingMap = lazy(() => import('../shared/ListingMap.tsx'));
+const ListingMap = lazy(() => import('../common/ListingMap.tsx'));
 
 export interface OwnPlace {
   city: string;

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { listingApi, SEARCH_PAGE_SIZE, type ListingCard as Card } from '@ruilplein/contracts/browser';
 import { EmptyState, ErrorMessage, failureMessage, LoadMore, Spinner, useApiPages, useSession } from '@ruilplein/ui';
-import { ListingCard, ListingCardList } from '../shared/ListingCard.tsx';
+import { ListingCard, ListingCardList } from '../common/ListingCard.tsx';
 import type { SearchQuery } from './filters.ts';
 import * as styles from './SearchPage.module.css';
 

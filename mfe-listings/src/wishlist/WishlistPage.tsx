@@ -7,7 +7,7 @@ import { Link } from 'react-router-dom';
 import { useConfirm } from '../my-listings/ConfirmDialog.tsx';
 import { Notice, type NoticeValue } from '../my-listings/Notice.tsx';
 import { invalidateListingData } from '../my-listings/queries.ts';
-import { ListingThumbnail } from '../shared/ListingCard.tsx';
+import { ListingThumbnail } from '../common/ListingCard.tsx';
 import * as tileStyles from '../my-listings/ListingTile.module.css';
 import * as styles from './WishlistPage.module.css';
 

@@ -5,8 +5,8 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } f
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CHAT_MESSAGE_MAX_LENGTH, chatApi, type ChatMessage, type Offer } from '@ruilplein/contracts/browser';
 import { ApiError, apiQuery, buttonClass, ErrorMessage, failureMessage, request, Spinner, useSession, worthRetrying } from '@ruilplein/ui';
-import { invalidateTradeData } from '../shared/queries.ts';
-import { chatPlaceholder, isClosed, type Side } from '../shared/status.ts';
+import { invalidateTradeData } from '../common/queries.ts';
+import { chatPlaceholder, isClosed, type Side } from '../common/status.ts';
 import { HUB_STATE_LABELS, type HubState } from './reconnect.ts';
 import { useChatHub } from './useChatHub.ts';
 import * as styles from './Chat.module.css';

@@ -3,8 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { OFFER_MESSAGE_MAX_LENGTH, OFFER_MESSAGES, tradeApi, type InventoryItem, type Listing } from '@ruilplein/contracts/browser';
 import { ApiError, apiQuery, buttonClass, request, useSession } from '@ruilplein/ui';
-import { invalidateTradeData } from '../shared/queries.ts';
-import { ItemThumb } from '../shared/ItemThumb.tsx';
+import { invalidateTradeData } from '../common/queries.ts';
+import { ItemThumb } from '../common/ItemThumb.tsx';
 import * as styles from './CreateOfferPage.module.css';
 
 /** Whose side of the offer: the owner's ('theirs', requested) or the member's own ('mine', offered). */

@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { REVIEW_COMMENT_MAX_LENGTH, REVIEW_MESSAGES, tradeApi, type Offer, type OfferParty } from '@ruilplein/contracts/browser';
 import { ApiError, apiQuery, buttonClass, request, Spinner, useApi } from '@ruilplein/ui';
-import { invalidateTradeData } from '../shared/queries.ts';
+import { invalidateTradeData } from '../common/queries.ts';
 import { StarRating } from './StarRating.tsx';
 import * as styles from './OfferDetail.module.css';
 

@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { OFFER_MESSAGES, OFFER_RESPONSES, tradeApi, type Offer, type OfferResponse } from '@ruilplein/contracts/browser';
 import { ApiError, apiQuery, buttonClass, request } from '@ruilplein/ui';
-import { useConfirm } from '../shared/ConfirmDialog.tsx';
-import { Notice, type NoticeValue } from '../shared/Notice.tsx';
-import { invalidateTradeData } from '../shared/queries.ts';
-import type { Side } from '../shared/status.ts';
+import { useConfirm } from '../common/ConfirmDialog.tsx';
+import { Notice, type NoticeValue } from '../common/Notice.tsx';
+import { invalidateTradeData } from '../common/queries.ts';
+import type { Side } from '../common/status.ts';
 import { ReviewSection } from './Review.tsx';
 import * as styles from './OfferDetail.module.css';
 

@@ -4,10 +4,10 @@ import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { tradeApi, type Offer } from '@ruilplein/contracts/browser';
 import { EmptyState, formatDate, Loaded, Page, useApi, useSession } from '@ruilplein/ui';
-import { ItemThumb } from '../shared/ItemThumb.tsx';
-import { Party } from '../shared/Party.tsx';
-import { StatusBadge } from '../shared/StatusBadge.tsx';
-import { isOpenForDetails, statusLabel } from '../shared/status.ts';
+import { ItemThumb } from '../common/ItemThumb.tsx';
+import { Party } from '../common/Party.tsx';
+import { StatusBadge } from '../common/StatusBadge.tsx';
+import { isOpenForDetails, statusLabel } from '../common/status.ts';
 import * as styles from './OffersPage.module.css';
 
 function OfferCard({ offer, userId }: { offer: Offer; userId: string | undefined }) {
