@@ -2,9 +2,8 @@ import { useId, useState, type KeyboardEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { FREE_ACTIVE_LISTINGS_MAX, listingApi, type Listing } from '@ruilplein/contracts/browser';
-import { ApiError, buttonClass, EmptyState, Loaded, Page, request, useApi, useSession } from '@ruilplein/ui';
+import { ApiError, buttonClass, EmptyState, Loaded, Page, request, useApi, useConfirm, useSession } from '@ruilplein/ui';
 import { Link } from 'react-router-dom';
-import { useConfirm } from './ConfirmDialog.tsx';
 import { ListingTile } from './ListingTile.tsx';
 import { Notice, type NoticeValue } from './Notice.tsx';
 import { invalidateListingData } from './queries.ts';
@@ -74,7 +73,7 @@ export function MyListingsPage() {
   });
 
   const askRemove = async (listing: Listing) => {
-    if (!(await confirm('Weet je zeker dat je deze listing wilt verwijderen?'))) return;
+    if (!(await confirm('Weet je zeker dat je deze listing wilt verwijderen?', { confirmLabel: 'Verwijderen', danger: true }))) return;
     setNotice(null);
     remove.mutate(listing.id);
   };

@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Heart } from 'lucide-react';
 import { wishlistApi, type WishlistEntry } from '@ruilplein/contracts/browser';
-import { ApiError, EmptyState, Loaded, Page, request, useApi } from '@ruilplein/ui';
+import { ApiError, EmptyState, Loaded, Page, request, useApi, useConfirm } from '@ruilplein/ui';
 import { Link } from 'react-router-dom';
-import { useConfirm } from '../my-listings/ConfirmDialog.tsx';
 import { Notice, type NoticeValue } from '../my-listings/Notice.tsx';
 import { invalidateListingData } from '../my-listings/queries.ts';
 import { ListingThumbnail } from '../common/ListingCard.tsx';
@@ -30,7 +29,7 @@ export function WishlistPage() {
   });
 
   const askRemove = async (entry: WishlistEntry) => {
-    if (!(await confirm('Weet je zeker dat je dit item wilt verwijderen uit je wishlist?'))) return;
+    if (!(await confirm('Weet je zeker dat je dit item wilt verwijderen uit je wishlist?', { confirmLabel: 'Verwijderen', danger: true }))) return;
     setNotice(null);
     remove.mutate(entry.listing.id);
   };

@@ -3,8 +3,7 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { OFFER_MESSAGES, OFFER_RESPONSES, tradeApi, type Offer, type OfferResponse } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, buttonClass, request } from '@ruilplein/ui';
-import { useConfirm } from '../common/ConfirmDialog.tsx';
+import { ApiError, apiQuery, buttonClass, request, useConfirm } from '@ruilplein/ui';
 import { Notice, type NoticeValue } from '../common/Notice.tsx';
 import { invalidateTradeData } from '../common/queries.ts';
 import type { Side } from '../common/status.ts';

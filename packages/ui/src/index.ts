@@ -11,3 +11,4 @@ export { SessionProvider, useSession, type Session, type SessionUser } from './s
 export { apiKey, apiPages, apiQuery, createQueryClient, failureMessage, useApi, useApiPages, worthRetrying, type Paging } from './query.ts';
 export { Loaded, LoadMore } from './loaded.tsx';
 export { AreaRoutes } from './area-routes.tsx';
+export { useConfirm, type ConfirmOptions } from './confirm.tsx';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { buttonClass } from '@ruilplein/ui';
-import * as styles from './ConfirmDialog.module.css';
+import { buttonClass } from './button.ts';
+import * as styles from './confirm.module.css';
 
 interface Question {
   message: string;
@@ -16,8 +16,7 @@ export interface ConfirmOptions {
 }
 
 /**
- * A yes/no question as a modal dialog (as in mfe-listings: the browser's confirm cannot be styled or
- * tested): `const [dialog, confirm] = useConfirm()`, render `dialog`, then
+ * A yes/no question as a modal dialog (the browser's confirm cannot be styled or tested): `const [dialog, confirm] = useConfirm()`, render `dialog`, then
  * `if (await confirm('Weet je zeker…?', { confirmLabel: 'Afwijzen' })) …`. Escape or Annuleren
  * answers no; the focus goes back to where it was.
  */
