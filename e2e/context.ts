@@ -10,6 +10,8 @@ export interface E2EContext {
   tmpDir: string;
   /** The platform's MongoDB-compatible store: tests set what no screen can yet (a block) in a service's own database. */
   mongoUrl: string;
+  /** Write a number of milliseconds here to move every service's clock forward (service-kit clock.ts); see `moveClock` in platform.ts. */
+  clockFile: string;
   /** Each remote's build folder by its name under /mfe/ (`listings`, `trades`, `admin`). */
   remotes: Record<string, string>;
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startPlatform, type Platform } from '@ruilplein/local/platform';
+import { clockFileOf, startPlatform, type Platform } from '@ruilplein/local/platform';
 import type {} from './context.ts';
 
 const say = (line: string) => console.log(`[e2e] ${line}`);
@@ -31,6 +31,7 @@ export default async function setup(project: TestProject) {
     url: platform.url,
     controlUrl: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
     tmpDir: dataDir,
+    clockFile: clockFileOf(dataDir),
     mongoUrl: platform.stores.mongoUrl,
     remotes: Object.fromEntries(platform.frontends.flatMap((f) => (f.remote ? [[f.remote, f.dist]] : []))),
   });

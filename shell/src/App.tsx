@@ -1,7 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
-import { Link, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { Page, Spinner, useSession } from '@ruilplein/ui';
+import { Link, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { onBlocked, Page, Spinner, useSession } from '@ruilplein/ui';
 import { canSee, type Audience, type Mount } from '@ruilplein/ui/area';
+import type { BlockedState } from './account/Blocked.tsx';
 import { accountScreenRoutes, verifyEmailRoute } from './account/routes.tsx';
 import { pageAt, useAreas } from './areas.ts';
 import { DashboardHome, DashboardLayout, Profile } from './dashboard/index.ts';
@@ -63,11 +64,26 @@ function AdminGate() {
   return <RemoteOutlet mount="admin" />;
 }
 
+/** Wherever a call is refused because the member is blocked, /geblokkeerd shows why (spec 1 §2). */
+function BlockedWatch() {
+  const navigate = useNavigate();
+  useEffect(
+    () =>
+      onBlocked((block) => {
+        const state: BlockedState = { reason: block.reason, unblockDate: block.unblockDate };
+        void navigate('/geblokkeerd', { replace: true, state });
+      }),
+    [navigate],
+  );
+  return null;
+}
+
 export function App() {
   return (
     <>
       {/* Outside <Routes>: every route change starts at the top (spec 1 §2). */}
       <ScrollToTop />
+      <BlockedWatch />
       <Routes>
         <Route element={<PublicLayout />}>
           {publicPageRoutes}

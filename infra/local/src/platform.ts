@@ -42,6 +42,9 @@ export interface PlatformOptions {
   signal?: AbortSignal;
 }
 
+/** The file whose number (milliseconds) every service of a local platform adds to its clock. */
+export const clockFileOf = (dataDir: string) => join(dataDir, 'clock-offset-ms');
+
 export interface RunningService {
   name: string;
   url: string;
@@ -210,6 +213,8 @@ function startService(
       AUTH_JWKS_URL: `http://127.0.0.1:${ports.auth}/.well-known/jwks.json`,
       ...upstreams,
       RUILPLEIN_MODE: 'local',
+      // Journeys move the clock for blocks and Premium periods that end by themselves (service-kit clock.ts).
+      RUILPLEIN_CLOCK_FILE: clockFileOf(opts.dataDir),
       PUBLIC_URL: local.publicUrl,
       ...(name === 'auth' && { AUTH_JWT_PRIVATE_KEY: local.jwtKey }),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',

@@ -12,6 +12,7 @@ export * from './registry.ts';
 export * from './auth/rules.ts';
 export * from './auth/refs.ts';
 export * from './auth/tokens.ts';
+export * from './auth/blocks.ts';
 export * from './auth/routes.ts';
 export * from './auth/events.ts';
 export * from './auth/queries.ts';

@@ -50,6 +50,11 @@ export interface RouteDef<
   caller?: CallerFieldsDef;
   /** Answers carry personal data: `Cache-Control: no-store` (the default for non-public routes). */
   personal?: boolean;
+  /**
+   * A blocked member may still call it (their status, the session check, sign-out); every other
+   * route that needs a login answers them 403 with the block (auth/blocks.ts).
+   */
+  whileBlocked?: true;
   params?: P;
   query?: Q;
   body?: B;
@@ -98,6 +103,7 @@ export interface RouteRefDef {
   rateLimit?: RateLimitDef;
   caller?: CallerFieldsDef;
   personal?: boolean;
+  whileBlocked?: true;
   /** A form (multipart) body; the route declares its file fields. */
   form?: true;
 }

@@ -53,6 +53,7 @@ describe('@ruilplein/contracts/browser', () => {
       ...(r.caller && { caller: r.caller }),
       ...(r.personal !== undefined && { personal: r.personal }),
       ...(r.form && { form: true }),
+      ...(r.whileBlocked && { whileBlocked: true }),
     });
     let seen = 0;
     for (const entry of Object.values(registry)) {

@@ -1,4 +1,4 @@
-import { ADMIN_ROLES, TOKEN_AUDIENCE, TOKEN_ISSUER, TokenClaimsSchema, type Role } from '@ruilplein/contracts';
+import { ADMIN_ROLES, TOKEN_AUDIENCE, TOKEN_ISSUER, TokenClaimsSchema, type BlockClaim, type Role } from '@ruilplein/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { forbidden, HttpError, unauthorized } from './errors.ts';
@@ -8,6 +8,8 @@ export interface Principal {
   roles: Role[];
   /** Token version the token was issued with; compared with Redis for revocation. */
   tokenVersion: number;
+  /** The block the token was issued under (contracts auth/blocks.ts); it may have ended since. */
+  block?: BlockClaim;
 }
 
 /** Asymmetric algorithms only: `none` and HMAC tokens are rejected before any key is looked at. */
@@ -35,7 +37,7 @@ export function createTokenVerifier(jwks: string | JWTVerifyGetKey): TokenVerifi
     }
     const claims = TokenClaimsSchema.safeParse(payload);
     if (!claims.success) throw unauthorized();
-    return { userId: claims.data.sub, roles: claims.data.roles, tokenVersion: claims.data.ver };
+    return { userId: claims.data.sub, roles: claims.data.roles, tokenVersion: claims.data.ver, ...(claims.data.blk && { block: claims.data.blk }) };
   };
 }
 

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { SERVICE_NAMES, type RouteDef } from '@ruilplein/contracts';
+import { activeBlock, SERVICE_NAMES, type RouteDef } from '@ruilplein/contracts';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { z } from 'zod';
 import { bearerToken, isAdmin, type Principal, type TokenVerifier } from './auth.ts';
 import { clientAddress, SERVICE_PROXY_HOPS, trustedProxyHops, trustProxies } from './client.ts';
-import { badRequest, forbidden, HttpError, MESSAGES, unauthorized } from './errors.ts';
+import { nowMs } from './clock.ts';
+import { badRequest, blockedError, forbidden, HttpError, MESSAGES, unauthorized } from './errors.ts';
 import { readForm, type UploadedFile } from './form.ts';
 import type { Logger } from './logger.ts';
 import { openApiDocument } from './openapi.ts';
@@ -108,6 +109,9 @@ async function checkAccess(def: RouteDef, req: Request, verify: TokenVerifier): 
   if (def.access === 'public') return token ? verify(token).catch(() => undefined) : undefined;
   if (!token) throw unauthorized();
   const principal = await verify(token);
+  // Behind the gateway too, for a service reached some other way (contracts auth/blocks.ts).
+  const block = principal.block && !def.whileBlocked ? activeBlock(principal.block, nowMs()) : undefined;
+  if (block) throw blockedError(block);
   if (def.access === 'admin' && !isAdmin(principal)) throw forbidden();
   return principal;
 }
@@ -256,7 +260,7 @@ export function errorHandler(logger: Logger) {
     if (res.headersSent) return res.end();
     const body =
       err instanceof HttpError
-        ? { message: err.message, ...(err.errors && { errors: err.errors }) }
+        ? { message: err.message, ...(err.errors && { errors: err.errors }), ...err.extra }
         : { message: bodyParserMessage(err, status) };
     res.status(status).json(body);
   };

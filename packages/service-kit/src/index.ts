@@ -1,5 +1,6 @@
 export * from './auth.ts';
 export * from './client.ts';
+export * from './clock.ts';
 export * from './config.ts';
 export * from './errors.ts';
 export * from './form.ts';

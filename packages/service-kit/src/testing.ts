@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER, type Role } from '@ruilplein/contracts';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER, type BlockClaim, type Role } from '@ruilplein/contracts';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { pino } from 'pino';
 import { createTokenVerifier } from './auth.ts';
@@ -17,6 +17,8 @@ export interface TestClaims {
   sub: string;
   roles?: Role[];
   ver?: number;
+  /** A block the token carries (contracts auth/blocks.ts). */
+  blk?: BlockClaim;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function createTestIssuer() {
   const jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`;
 
   const sign = (claims: TestClaims, options: { expiresIn?: string | number; key?: CryptoKey } = {}) =>
-    new SignJWT({ roles: claims.roles ?? ['Gebruiker'], ver: claims.ver ?? 0 })
+    new SignJWT({ roles: claims.roles ?? ['Gebruiker'], ver: claims.ver ?? 0, ...(claims.blk && { blk: claims.blk }) })
       .setProtectedHeader({ alg: 'ES256', kid: 'test-key' })
       .setSubject(claims.sub)
       .setIssuer(TOKEN_ISSUER)

@@ -54,7 +54,7 @@ export function apiQuery<P, Q, R>(ref: RouteRef<P, Q, undefined, R> | RouteRef<P
 export function useApi<P, Q, R>(
   ref: RouteRef<P, Q, undefined, R> | RouteRef<P, Q, unknown, R>,
   input: Input<P, Q> = {},
-  options: { enabled?: boolean; staleTime?: number } = {},
+  options: { enabled?: boolean; staleTime?: number; refetchOnWindowFocus?: boolean } = {},
 ): UseQueryResult<R, Error> {
   return useQuery({ ...apiQuery(ref, input), ...options });
 }

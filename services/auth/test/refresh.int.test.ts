@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AUTH_MESSAGES, authRoutes } from '@ruilplein/contracts';
+import { AUTH_MESSAGES, authRoutes, BLOCKED_MESSAGE } from '@ruilplein/contracts';
 import { createTokenVerifier } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { decodeJwt } from 'jose';
@@ -159,9 +159,16 @@ describe('refresh', () => {
     await expectRefused(await refresh(expiring.cookie));
   });
 
-  it('refuses a member who was blocked, deactivated or deleted', async () => {
+  it('refuses a member who was blocked, deactivated or deleted; a block says so (403 with reason and date)', async () => {
     const blockedMember = await loggedIn();
-    await users.updateOne({ _id: blockedMember.id }, { $set: { block: { reason: 'ban', unblockDate: new Date(Date.now() + 86_400_000) } } });
+    const until = new Date(Date.now() + 86_400_000);
+    await users.updateOne({ _id: blockedMember.id }, { $set: { block: { reason: 'ban', unblockDate: until } } });
+    const refused = await refresh(blockedMember.cookie);
+    expect(refused.status).toBe(403);
+    expect(await body(refused)).toEqual({ message: BLOCKED_MESSAGE, blocked: true, reason: 'ban', unblockDate: new Date(Math.ceil(until.getTime() / 1000) * 1000).toISOString() });
+    expect(cleared(refused), 'the cookie is cleared').toBe(true);
+    // The session is over, not just refused this once.
+    await users.updateOne({ _id: blockedMember.id }, { $unset: { block: '' } });
     await expectRefused(await refresh(blockedMember.cookie));
 
     const endedBlock = await loggedIn();

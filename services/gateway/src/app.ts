@@ -6,7 +6,7 @@ import { randomFillSync, randomUUID } from 'node:crypto';
 import { ServerResponse, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { apiRoutes, clusterUrl, SERVICE_NAMES, serviceFor, tokenVersionKey, upstreamVariable, type ServiceName } from '@ruilplein/contracts';
+import { activeBlock, apiRoutes, clusterUrl, SERVICE_NAMES, serviceFor, tokenVersionKey, upstreamVariable, type ServiceName } from '@ruilplein/contracts';
 import {
   bearerToken,
   checkedUrl,
@@ -18,6 +18,7 @@ import {
   HttpError,
   INVALID_PATH,
   MESSAGES,
+  nowMs,
   redisConfigSchema,
   traceRequests,
   trustedProxyHops,
@@ -33,7 +34,7 @@ import type { RedisClientType } from 'redis';
 import { Pool, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { SharedLimiter, type LimiterStore } from './limiter.ts';
-import { isHubPath, publicRoutes } from './routes.ts';
+import { isHubPath, openWhileBlocked, publicRoutes } from './routes.ts';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -128,6 +129,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const redis = deps.redis.withCommandOptions({ timeout: REDIS_TIMEOUT_MS });
   const targets = Object.fromEntries(SERVICE_NAMES.map((s) => [s, new URL(config[upstreamVariable(s)])])) as Record<ServiceName, URL>;
   const isPublic = publicRoutes(apiRoutes);
+  const mayWhileBlocked = openWhileBlocked(apiRoutes);
   const logRequests = logger.isLevelEnabled('info');
 
   // While Redis is away each gateway counts on its own instead of failing every request.
@@ -234,6 +236,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (!token) return open ? forward(ex, service) : fail(ex, unauthorized());
     void authenticate(token).then(
       (principal) => {
+        // The block rides in the token and ends by its date (contracts auth/blocks.ts).
+        const block = principal.block && !mayWhileBlocked(req.method ?? '', path) ? activeBlock(principal.block, nowMs()) : undefined;
+        if (block) return answer(ex, 403, block, true);
         const userWait = perUser.take(principal.userId);
         if (userWait) return refuse(ex, 429, MESSAGES.tooManyRequests, { 'retry-after': String(userWait) });
         forward(ex, service);

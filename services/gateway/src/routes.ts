@@ -12,15 +12,25 @@ const UPLOADS: Pick<RouteDef, 'method' | 'path'> = { method: 'get', path: '/uplo
 
 /**
  * Compiles once, per method, the routes' express path patterns in the registry's order, matched
- * case-insensitively like express does; HEAD counts as GET, as in express. A request needs no token
- * when the first route it matches is public: the order a service registers its routes in, so
+ * case-insensitively like express does; HEAD counts as GET, as in express. The answer is `has` of
+ * the first route a request matches: the order a service registers its routes in, so
  * `/api/listing/my` (members only) is not taken for the public `/api/listing/:id` after it.
  */
-export function publicRoutes(routes: readonly RouteDef[]): (method: string, path: string) => boolean {
-  const byMethod = new Map<string, { pattern: RegExp; isPublic: boolean }[]>();
-  for (const r of [...routes, { ...UPLOADS, access: 'public' as const }]) {
+function firstMatch(routes: readonly Pick<RouteDef, 'method' | 'path' | 'access' | 'whileBlocked'>[], has: (r: Pick<RouteDef, 'access' | 'whileBlocked'>) => boolean) {
+  const byMethod = new Map<string, { pattern: RegExp; yes: boolean }[]>();
+  for (const r of routes) {
     const method = r.method.toUpperCase();
-    byMethod.set(method, [...(byMethod.get(method) ?? []), { pattern: pathToRegexp(r.path, { sensitive: false }).regexp, isPublic: r.access === 'public' }]);
+    byMethod.set(method, [...(byMethod.get(method) ?? []), { pattern: pathToRegexp(r.path, { sensitive: false }).regexp, yes: has(r) }]);
   }
-  return (method, path) => byMethod.get(method === 'HEAD' ? 'GET' : method)?.find((route) => route.pattern.test(path))?.isPublic ?? false;
+  return (method: string, path: string) => byMethod.get(method === 'HEAD' ? 'GET' : method)?.find((route) => route.pattern.test(path))?.yes ?? false;
+}
+
+/** Whether a request needs no token: the first route it matches is public. */
+export function publicRoutes(routes: readonly RouteDef[]): (method: string, path: string) => boolean {
+  return firstMatch([...routes, { ...UPLOADS, access: 'public' as const }], (r) => r.access === 'public');
+}
+
+/** Whether a blocked member may make a request: a public route, or one declared `whileBlocked` (contracts auth/blocks.ts). */
+export function openWhileBlocked(routes: readonly RouteDef[]): (method: string, path: string) => boolean {
+  return firstMatch([...routes, { ...UPLOADS, access: 'public' as const }], (r) => r.access === 'public' || r.whileBlocked === true);
 }

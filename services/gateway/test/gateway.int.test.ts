@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { request, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { defineRoute, tokenVersionKey } from '@ruilplein/contracts';
+import { BLOCKED_MESSAGE, defineRoute, tokenVersionKey } from '@ruilplein/contracts';
 import { createEdge } from '@ruilplein/local';
 import { testStores } from '@ruilplein/local/testing';
 import { createApp, INVALID_PATH, MESSAGES, parseConfig, startTelemetry } from '@ruilplein/service-kit';
@@ -236,6 +236,27 @@ describe('tokens', () => {
     expect((await get('/api/user/my', bearer(token))).status).toBe(200);
     await redis.set(tokenVersionKey(user.sub), '2');
     await expectRefused(await get('/api/user/my', bearer(token)), 401, NOT_LOGGED_IN);
+  });
+
+  it("refuses a blocked member's token on member routes with the block, until its date", async () => {
+    const until = Math.floor(Date.now() / 1000) + 3600;
+    const banned = await issuer.sign({ ...newUser(), blk: { r: 'ban', u: until } });
+    for (const [method, path] of [['GET', '/api/user/my'], ['POST', '/api/tradeoffer/create'], ['GET', '/api/admin/stats'], ['GET', '/chathub/?offerId=1']] as const) {
+      const res = await fetch(`${gatewayUrl}${path}`, { method, headers: bearer(banned) });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await body(res)).toEqual({ message: BLOCKED_MESSAGE, blocked: true, reason: 'ban', unblockDate: new Date(until * 1000).toISOString() });
+    }
+    // Status, the session check, sign-out and public routes stay open.
+    expect((await get('/api/user/status', bearer(banned))).status).toBe(200);
+    expect((await get('/api/auth/verify', bearer(banned))).status).toBe(200);
+    expect((await fetch(`${gatewayUrl}/api/auth/logout`, { method: 'POST', headers: bearer(banned) })).status).toBe(200);
+    expect((await get('/api/category', bearer(banned))).status).toBe(200);
+    // Without an end it holds; with an end passed it is gone, the token is a member's again.
+    const forever = await issuer.sign({ ...newUser(), blk: { r: 'warnings' } });
+    expect(await body(await get('/api/user/my', bearer(forever)))).toMatchObject({ reason: 'warnings', unblockDate: null });
+    const ended = await issuer.sign({ ...newUser(), blk: { r: 'ban', u: Math.floor(Date.now() / 1000) - 1 } });
+    expect((await get('/api/user/my', bearer(ended))).status).toBe(200);
   });
 
   it('drops an invalid token on a public route instead of failing it', async () => {

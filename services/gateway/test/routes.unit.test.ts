@@ -1,6 +1,6 @@
 import { apiRoutes, examplePath, serviceFor, type RouteDef } from '@ruilplein/contracts';
 import { describe, expect, it } from 'vitest';
-import { isHubPath, publicRoutes } from '../src/routes.ts';
+import { isHubPath, openWhileBlocked, publicRoutes } from '../src/routes.ts';
 
 describe('serviceFor (the prefixes of the contracts registry)', () => {
   it.each([
@@ -105,5 +105,24 @@ describe('publicRoutes', () => {
   it('needs a token everywhere else', () => {
     expect(isPublic('GET', '/api/user/my')).toBe(false);
     expect(isPublic('GET', '/chathub')).toBe(false);
+  });
+});
+
+describe('openWhileBlocked (routes declared whileBlocked, and the public ones)', () => {
+  const open = openWhileBlocked(apiRoutes);
+  it.each([
+    ['GET', '/api/user/status', true],
+    ['GET', '/api/auth/verify', true],
+    ['POST', '/api/auth/logout', true],
+    ['POST', '/api/auth/refresh', true],
+    ['GET', '/api/category', true],
+    ['HEAD', '/uploads/listings/7/a.webp', true],
+    ['GET', '/api/user/my', false],
+    ['PUT', '/api/user/update', false],
+    ['GET', '/api/listing/my', false],
+    ['POST', '/api/tradeoffer/create', false],
+    ['GET', '/chathub/', false],
+  ] as const)('%s %s: %s', (method, path, expected) => {
+    expect(open(method, path)).toBe(expected);
   });
 });

@@ -49,11 +49,15 @@ function useMenu(): Entry[] {
     .sort((a, b) => a.order - b.order || a.label.localeCompare(b.label, 'nl'));
 }
 
-/** Checks the account status on entry (spec 1 §4, "Blocked"); a failed check is only logged. */
+/**
+ * Checks the account status on entry (spec 1 §4, "Blocked"), and again when the tab comes back
+ * into view; a failed check is only logged. Any call refused by a block also leads to /geblokkeerd
+ * (BlockedWatch in App.tsx).
+ */
 function useBlockedRedirect(signedIn: boolean) {
   // useNavigate's function changes with every page; the check runs once on entering the dashboard.
   const navigate = useRef(useNavigate());
-  const status = useApi(userApi.status, {}, { enabled: signedIn });
+  const status = useApi(userApi.status, {}, { enabled: signedIn, staleTime: 0, refetchOnWindowFocus: true });
   useEffect(() => {
     if (status.isError) console.warn('Accountstatus controleren mislukt', status.error);
     if (!status.data?.blocked) return;

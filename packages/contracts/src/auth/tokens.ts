@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BLOCK_REASONS } from './blocks.ts';
 import { ROLES } from './rules.ts';
 
 export const RoleSchema = z.enum(ROLES);
@@ -11,6 +12,8 @@ export const TokenClaimsSchema = z.object({
   sub: z.string().min(1),
   roles: z.array(RoleSchema),
   ver: z.number().int().nonnegative(),
+  /** Present while the member is blocked (auth/blocks.ts): reason, and the end in epoch seconds. */
+  blk: z.object({ r: z.enum(BLOCK_REASONS), u: z.number().int().positive().optional() }).optional(),
 });
 export type TokenClaims = z.infer<typeof TokenClaimsSchema>;
 

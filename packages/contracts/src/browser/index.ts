@@ -4,6 +4,7 @@
 // Nothing imported here at run time may import zod; test/browser.unit.test.ts checks it.
 
 export * from '../auth/rules.ts';
+export * from '../auth/blocks.ts';
 export * from '../listing/rules.ts';
 export * from '../trade/rules.ts';
 export * from '../chat/rules.ts';

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AUTH_MESSAGES } from '@ruilplein/contracts';
-import { unauthorized, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { activeBlock, AUTH_MESSAGES, type BlockedBody } from '@ruilplein/contracts';
+import { blockedError, nowMs, unauthorized, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { CookieOptions, Request, Response } from 'express';
 import { Schema } from 'mongoose';
 import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
+import { blockClaimOf } from './block.ts';
 import type { UserDoc, UserModel } from './model.ts';
 import type { TokenIssuer } from './tokens.ts';
 
@@ -66,11 +67,14 @@ const randomId = (bytes: number) => randomBytes(bytes).toString('base64url');
 /** `<family>.<secret>`, both base64url: 16 bytes of family id, 32 of secret. */
 const COOKIE_VALUE = /^([\w-]{22})\.([\w-]{43})$/;
 
-/** Why a cookie cannot renew the session; the member only learns that it cannot. */
-class Refused extends Error {}
-
-/** A block still in force (it ends by its date; nothing lifts it). */
-const blocked = (user: Pick<UserDoc, 'block'>, now: Date) => !!user.block && (!user.block.unblockDate || user.block.unblockDate > now);
+/** Why a cookie cannot renew the session; the member only learns that it cannot, or that they are blocked. */
+class Refused extends Error {
+  readonly block?: BlockedBody;
+  constructor(why: string, block?: BlockedBody) {
+    super(why);
+    this.block = block;
+  }
+}
 
 export interface SessionOptions {
   db: Connection;
@@ -83,7 +87,7 @@ export interface SessionOptions {
 
 export interface Sessions {
   /** After a successful login: a new family, its cookie on `res`; resolves to the access token. */
-  begin(req: Request, res: Response, user: Pick<UserDoc, '_id' | 'roles' | 'tokenVersion'>): Promise<string>;
+  begin(req: Request, res: Response, user: Pick<UserDoc, '_id' | 'roles' | 'tokenVersion' | 'block'>): Promise<string>;
   /** `POST /api/auth/refresh`: a new access token and a rotated cookie, or 401 with the cookie cleared. */
   refresh(req: Request, res: Response): Promise<{ token: string }>;
   /** Logout: ends the family of the cookie sent (if it is this user's) and clears the cookie. */
@@ -137,9 +141,12 @@ export function createSessions(options: SessionOptions): Sessions {
     }
     // Roles, premium, blocks and the version may have changed since the last token: read them now.
     const user = await users.findOne({ _id: session.userId, ...NOT_BEING_DELETED }, { roles: 1, activated: 1, block: 1, tokenVersion: 1 }).lean();
-    if (!user || !user.activated || blocked(user, now) || (await tokens.version(user)) > session.tokenVersion) {
+    // A block ends the session (its tokens were revoked with it): the answer says so, and the
+    // browser shows /geblokkeerd. Signing in again gives a token that carries the block.
+    const block = user ? activeBlock(blockClaimOf(user), nowMs()) : undefined;
+    if (!user || !user.activated || block || (await tokens.version(user)) > session.tokenVersion) {
       await revoke(session._id);
-      throw new Refused('user gone, blocked or tokens revoked');
+      throw new Refused('user gone, blocked or tokens revoked', block);
     }
     if (current) {
       const secret = randomId(32);
@@ -194,7 +201,7 @@ export function createSessions(options: SessionOptions): Sessions {
       } catch (err) {
         if (!(err instanceof Refused)) throw err;
         clearCookie(req, res);
-        throw unauthorized(AUTH_MESSAGES.sessionEnded);
+        throw err.block ? blockedError(err.block) : unauthorized(AUTH_MESSAGES.sessionEnded);
       }
     },
     async end(req, res, userId) {

@@ -3,7 +3,8 @@ import { TOKEN_AUDIENCE, TOKEN_ISSUER, tokenVersionKey, type Role } from '@ruilp
 import { createTokenVerifier, HttpError, MESSAGES, unauthorized, type TokenVerifier } from '@ruilplein/service-kit';
 import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, SignJWT, type JWK } from 'jose';
 import type { RedisClientType } from 'redis';
-import type { UserModel } from './model.ts';
+import { blockClaimOf } from './block.ts';
+import type { UserDoc, UserModel } from './model.ts';
 
 /** The Redis commands tokens need; any connected client of the `redis` package fits. */
 export type Redis = Pick<RedisClientType, 'get' | 'set' | 'incr' | 'isReady'>;
@@ -56,7 +57,7 @@ async function currentVersion(redis: Redis, userId: string, stored: number): Pro
   return stored;
 }
 
-type TokenUser = { _id: { toString(): string }; roles: Role[]; tokenVersion: number };
+type TokenUser = { _id: { toString(): string }; roles: Role[]; tokenVersion: number; block?: UserDoc['block'] };
 
 export interface TokenIssuer {
   /** A signed access token for this user, valid for the configured lifetime. */
@@ -67,7 +68,7 @@ export interface TokenIssuer {
    */
   version(user: Pick<TokenUser, '_id' | 'tokenVersion'>): Promise<number>;
   /** An access token with exactly this version: a refresh signs with its family's, never a newer one. */
-  sign(user: Pick<TokenUser, '_id' | 'roles'>, version: number): Promise<string>;
+  sign(user: Pick<TokenUser, '_id' | 'roles' | 'block'>, version: number): Promise<string>;
   /** Signature, expiry, issuer, audience and revocation; auth's own routes use it. */
   verify: TokenVerifier;
 }
@@ -83,7 +84,8 @@ export function createTokenIssuer(options: { key: SigningKey; redis: Redis; ttlS
       });
     },
     sign(user, ver) {
-      return new SignJWT({ roles: user.roles, ver })
+      const blk = blockClaimOf(user);
+      return new SignJWT({ roles: user.roles, ver, ...(blk && { blk }) })
         .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
         .setSubject(user._id.toString())
         .setIssuer(TOKEN_ISSUER)

@@ -1,5 +1,6 @@
 import { USER_MESSAGES, userRoutes } from '@ruilplein/contracts';
-import { notFound, unauthorized, type Api } from '@ruilplein/service-kit';
+import { notFound, nowMs, unauthorized, type Api } from '@ruilplein/service-kit';
+import { blockClaimOf } from '../accounts/block.ts';
 import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
 import { toPublicUser, toUser, updateProfile, type ProfileDeps } from './profile.ts';
 import { toPublicStats, type UserStatsModel } from './stats.ts';
@@ -32,9 +33,9 @@ export function userHttp(api: Api, deps: UserHttpDeps) {
   api.handle(userRoutes.status, async ({ principal }) => {
     const user = await users.findById(principal.userId, { block: 1 }).lean();
     if (!user) throw unauthorized();
-    // A block ends by its date; nothing needs to lift it (no TTL on FerretDB, STORE.md).
-    const block = user.block && (!user.block.unblockDate || user.block.unblockDate > new Date()) ? user.block : undefined;
-    return { blocked: !!block, reason: block?.reason ?? null, unblockDate: block?.unblockDate?.toISOString() ?? null };
+    // A block ends by its date on the platform's clock; nothing needs to lift it (no TTL on FerretDB).
+    const block = blockClaimOf(user, nowMs()) && user.block;
+    return { blocked: !!block, reason: block ? block.reason : null, unblockDate: block ? (block.unblockDate?.toISOString() ?? null) : null };
   });
 
   api.handle(userRoutes.public, async ({ params }) => toPublicUser(await publicMember(params.id)));
