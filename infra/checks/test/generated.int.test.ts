@@ -3,9 +3,11 @@
 // authorization matrix), then schemathesis against each service's OpenAPI document (the fuzzing). One platform for both; the matrix runs
 // first, so the fuzzing's failed logins cannot throttle its sign-ins.
 import type { RouteDef } from '@ruilplein/contracts';
+import { testStores } from '@ruilplein/local/testing';
+import { connectMongo } from '@ruilplein/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFieldCalls, callRoute, expectedFor, meets, type Call, type Expectation } from '../src/matrix.ts';
-import { ROLES, startChecksPlatform, type ChecksPlatform, type Role, type Session, type SignedInRole } from '../src/platform.ts';
+import { ACCOUNT_EMAILS, ROLES, startChecksPlatform, type ChecksPlatform, type Role, type Session, type SignedInRole } from '../src/platform.ts';
 import { declaredRoutes, dummyInput, routeKey, serviceIsBuilt, toOpenApiPath } from '../src/routes.ts';
 import { fuzzService } from '../src/fuzz.ts';
 import { FIXTURES, type Sample } from './fixtures.ts';
@@ -101,6 +103,34 @@ describe('authorization matrix', () => {
     expect(meets(await callRoute(platform.url, asAdminOnly, {}, sessions.member), expectedFor(asAdminOnly, 'member'))).toBe(false);
     const asPublic = { ...my, access: 'public' as const };
     expect(meets(await callRoute(platform.url, asPublic, {}, undefined), expectedFor(asPublic, 'guest'))).toBe(false);
+  });
+});
+
+// A blocked member (contracts auth/blocks.ts) gets 403 with the block from every route that needs a
+// login, except those declared `whileBlocked`; the same list the gateway and the kit read.
+describe('a blocked member', () => {
+  it('is refused with the block everywhere but the public and whileBlocked routes', async () => {
+    const { mongoUrl } = testStores();
+    const auth = await connectMongo(mongoUrl, 'auth');
+    const users = auth.collection('users');
+    const email = ACCOUNT_EMAILS.fuzzer;
+    const failures: string[] = [];
+    try {
+      await users.updateOne({ email }, { $set: { block: { reason: 'ban', unblockDate: new Date(Date.now() + 86_400_000) } } });
+      const blocked = await platform.signIn('fuzzer');
+      for (const route of routes.filter((r) => serviceIsBuilt(r.service) && !FIXTURES[routeKey(r)]?.endsSession)) {
+        const answer = await callRoute(platform.url, route, dummyInput(route), blocked);
+        stats.matrixCalls++;
+        const open = route.access === 'public' || route.whileBlocked === true;
+        if (open ? !meets(answer, 'allowed') : answer.status !== 403 || !/"blocked":true/.test(answer.text)) {
+          failures.push(`${routeKey(route)}: ${open ? 'expected to be let through' : 'expected 403 with the block'}, got ${answer.status} ${answer.text}`);
+        }
+      }
+    } finally {
+      await users.updateOne({ email }, { $unset: { block: '' } });
+      await auth.close();
+    }
+    expect(failures).toEqual([]);
   });
 });
 
