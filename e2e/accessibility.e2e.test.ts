@@ -81,7 +81,7 @@ describe('states between the pages pass axe-core', () => {
     await check(await pageOf('member'), '/dashboard/bestaat-niet', 'member');
   });
 
-  it('the admin area for a member (no access)', async () => {
+  it('the admin area for a member (sent to the dashboard)', async () => {
     await check(await pageOf('member'), '/admin', 'member');
   });
 

@@ -1,20 +1,15 @@
-import { AreaRoutes, ComingSoon, Page } from '@ruilplein/ui';
+import { AreaRoutes } from '@ruilplein/ui';
 import area from './area.ts';
+import { Dashboard } from './dashboard/Dashboard.tsx';
+import { AdminLayout } from './layout/AdminLayout.tsx';
+import { Reports } from './reports/Reports.tsx';
+import { Users } from './users/Users.tsx';
 
-/** The admin area with its own layout (later); the shell mounts it at /admin, so the paths of area.ts are relative to that. */
+/** The admin area in its own layout; the shell mounts it at /admin, so the paths of area.ts are relative to that. */
 export default function AdminRoutes() {
   return (
-    <AreaRoutes
-      area={area}
-      screens={{
-        '': (
-          <Page title="Beheer">
-            <p>Het beheerdashboard met statistieken, gebruikers en rapporten komt hier binnenkort.</p>
-          </Page>
-        ),
-        users: <ComingSoon title="Gebruikersbeheer" />,
-        reports: <ComingSoon title="Meldingen beheren" />,
-      }}
-    />
+    <AdminLayout>
+      <AreaRoutes area={area} screens={{ '': <Dashboard />, users: <Users />, reports: <Reports /> }} />
+    </AdminLayout>
   );
 }

@@ -56,11 +56,11 @@ function SessionChecked({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** The admin area is for Beheerders and Moderators; its API refuses everyone else anyway. */
+/** The admin area is for Beheerders and Moderators (spec 2 §2): a visitor goes to /, a member to /dashboard; its API refuses them anyway. */
 function AdminGate() {
   const { isAuthenticated, isAdmin } = useSession();
-  if (!isAuthenticated) return <Navigate to="/login" replace />;
-  if (!isAdmin) return <NoAccess audience="admin" />;
+  if (!isAuthenticated) return <Navigate to="/" replace />;
+  if (!isAdmin) return <Navigate to="/dashboard" replace />;
   return <RemoteOutlet mount="admin" />;
 }
 

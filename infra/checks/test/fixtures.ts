@@ -152,6 +152,11 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   // Reviewing oneself is a 400 (the route let the caller through); reviewing a member one never
   // traded with is refused by the rule of reviews.
+  // Someone else, with a reason: a repeat is a 409 (one open report per pair), which still lets the caller through.
+  'POST /api/report/create': { samples: ({ role, ids }) => [{ name: 'another member', body: { reportedID: role === 'other' ? ids.member : ids.other, reason: 'Controle van de toegang' } }] },
+  // On an account nobody has: warnings add up to a block, and a banned member would fail every later check.
+  'POST /api/warning/create': { destructive: true, samples: () => [{ name: 'unknown member', body: { userID: NOBODY, message: 'Controle van de toegang' } }] },
+  'POST /api/ban/create': { destructive: true, samples: () => [{ name: 'unknown member', body: { userID: NOBODY, reason: 'Controle van de toegang' } }] },
   'POST /api/review/add': {
     samples: ({ role, ids }) => [
       { name: 'oneself', body: { revieweeID: ids[role === 'guest' ? 'member' : role], rating: 4 } },

@@ -1,15 +1,14 @@
 // /dashboard/listing/:id (spec 2 §2): photos, title, how far and whose, the description, value,
 // categories, date, and what the member can do with it: wishlist, report and offer, or edit their own.
 import { Link, useParams } from 'react-router-dom';
-import { CalendarDays, MapPin, Pencil, UserRound } from 'lucide-react';
+import { CalendarDays, Flag, MapPin, Pencil, UserRound } from 'lucide-react';
 import { listingApi, OFFER_DAILY_LIMIT, type Listing } from '@ruilplein/contracts/browser';
-import { ApiError, buttonClass, failureMessage, formatDate, Spinner, useApi, useSession } from '@ruilplein/ui';
+import { ApiError, buttonClass, failureMessage, formatDate, ReportDialog, Spinner, useApi, useSession } from '@ruilplein/ui';
 import { CategoryIcon } from '../categories/CategoryIcon.tsx';
 import { Badge, ListingBadges } from '../common/Badges.tsx';
 import { distanceAndCity, formatValue } from '../common/format.ts';
 import { PhotoCarousel } from '../common/PhotoCarousel.tsx';
 import { Description } from './Description.tsx';
-import { ReportDialog } from './ReportDialog.tsx';
 import { WishlistToggle } from './WishlistToggle.tsx';
 import * as styles from './ListingDetail.module.css';
 
@@ -114,7 +113,14 @@ function Details({ listing }: { listing: Listing }) {
         {!own && (
           <div className={styles.actions}>
             <OfferAction listingId={listing.id} />
-            <ReportDialog listingId={listing.id} ownerId={listing.user.id} />
+            <ReportDialog
+              reportedId={listing.user.id}
+              listingId={listing.id}
+              title="Listing rapporteren"
+              intro="Vertel ons wat er niet klopt aan deze listing. Een beheerder bekijkt je melding."
+              icon={<Flag aria-hidden="true" size={16} />}
+              className={styles.report}
+            />
           </div>
         )}
       </div>

@@ -5,13 +5,12 @@ import { useEffect, useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { DEFAULT_CRATE, tradeApi, type Offer, type OfferItem } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, ErrorMessage, failureMessage, formatDate, Page, Spinner, useSession } from '@ruilplein/ui';
+import { ApiError, apiQuery, ErrorMessage, failureMessage, formatDate, Page, ReportDialog, Spinner, useSession } from '@ruilplein/ui';
 import { Chat } from '../chat/Chat.tsx';
 import { ItemThumb } from '../common/ItemThumb.tsx';
 import { Party } from '../common/Party.tsx';
 import { StatusBadge } from '../common/StatusBadge.tsx';
 import { isClosed, sideOf } from '../common/status.ts';
-import { ReportDialog } from './ReportDialog.tsx';
 import { StatusActions } from './StatusActions.tsx';
 import * as styles from './OfferDetail.module.css';
 
@@ -55,6 +54,9 @@ function OfferView({ offer }: { offer: Offer }) {
   // The listing the offer is on first, then whatever else was asked for (once each).
   const requested = [offer.listingOfferedOn, ...offer.requestedListings.filter((item) => item.listingID !== offer.listingOfferedOnID)];
   const other = side === 'sender' ? offer.receiver : offer.sender;
+  // The report names a listing of the member reported (the seed took the first requested one, which
+  // is the reporter's own when they received the offer); the crate is no listing.
+  const reportedListing = (side === 'sender' ? requested : offer.offeredListings).find((item) => item.listingID !== DEFAULT_CRATE.listingID)?.listingID;
   return (
     <>
       <div className={styles.header}>
@@ -69,7 +71,14 @@ function OfferView({ offer }: { offer: Offer }) {
         )}
         <StatusBadge status={offer.status} />
         <p className={styles.date}>Gemaakt op {formatDate(offer.createdAt)}</p>
-        {side !== 'none' && <ReportDialog reported={other} listingId={requested[0]?.listingID ?? offer.listingOfferedOnID} />}
+        {side !== 'none' && (
+          <ReportDialog
+            reportedId={other.id}
+            listingId={reportedListing}
+            title={`${other.firstName} ${other.lastName} rapporteren`}
+            intro={`Vertel ons wat er niet klopt aan dit aanbod of aan ${other.firstName}. Een beheerder bekijkt je melding.`}
+          />
+        )}
       </div>
       <div className={styles.panels}>
         <Panel title="Listing aangeboden op" items={requested} testId="panel-requested" />

@@ -35,6 +35,7 @@ export * from './chat/routes.ts';
 export * from './chat/events.ts';
 export * from './chat/queries.ts';
 
+export * from './moderation/rules.ts';
 export * from './moderation/refs.ts';
 export * from './moderation/routes.ts';
 export * from './moderation/events.ts';

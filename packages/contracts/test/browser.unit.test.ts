@@ -43,6 +43,7 @@ describe('@ruilplein/contracts/browser', () => {
       wishlist: browser.wishlistApi,
       trade: browser.tradeApi,
       chat: browser.chatApi,
+      moderation: browser.moderationApi,
     };
     const refOf = (r: RouteDef) => ({
       service: r.service,

@@ -13,3 +13,4 @@ export { apiKey, apiPages, apiQuery, createQueryClient, failureMessage, useApi, 
 export { Loaded, LoadMore } from './loaded.tsx';
 export { AreaRoutes } from './area-routes.tsx';
 export { useConfirm, type ConfirmOptions } from './confirm.tsx';
+export { ReportDialog, type ReportDialogProps } from './report-dialog.tsx';

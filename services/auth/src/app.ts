@@ -27,6 +27,7 @@ import { deletionModel } from './cleanup/deletion.ts';
 import { startInactivityCleanup } from './cleanup/inactive.ts';
 import { geoHttp } from './geo/routes.ts';
 import { createPlaceSearch, geoConfig } from './geo/search.ts';
+import { consumeModeration } from './moderation/consumer.ts';
 import { devMailRoutes, devOutboxMailer, smtpMailer, type Mailer } from './mail/mailer.ts';
 import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD, promoteAdmins, seedDemoAccounts } from './seed/seed.ts';
 import { consumeListingCounts } from './users/listing-counts.ts';
@@ -171,5 +172,6 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const cleanup = startInactivityCleanup({ ...accountDeletion, logger });
   const listingCounts = await consumeListingCounts({ bus, db, logger, users, stats });
   const tradeCounts = await consumeTradeCounts({ bus, db, logger, users, stats });
-  return { app, workers: [listingCounts, tradeCounts, cleanup, startSessionCleanup(sessions, logger), relay] };
+  const moderation = await consumeModeration({ bus, db, logger, users, redis });
+  return { app, workers: [listingCounts, tradeCounts, moderation, cleanup, startSessionCleanup(sessions, logger), relay] };
 }

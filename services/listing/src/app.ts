@@ -29,6 +29,7 @@ import { photoStore } from './photos/store.ts';
 import { searchHttp } from './search/routes.ts';
 import { startSearch } from './search/sync.ts';
 import { demoSeeder } from './seed/seed.ts';
+import { consumeModeration } from './moderation/consumer.ts';
 import { consumeTrades } from './trades/consumer.ts';
 import { wishlistModel } from './wishlist/model.ts';
 import { wishlistHttp } from './wishlist/routes.ts';
@@ -108,6 +109,7 @@ export async function createListingService(deps: ListingDeps): Promise<ServicePa
     categoryQueriesWorker(bus, cache, logger),
     inventoryQueriesWorker(bus, ctx, logger),
     await consumeTrades(bus, db, ctx, logger),
+    await consumeModeration(bus, db, ctx, logger),
     members,
     search,
     ...(seeder ? [seeder] : []),

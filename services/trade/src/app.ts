@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { COLLECTIONS, tradeCollections, type TradeContext } from './context.ts';
 import { consumeListings } from './listings/consumer.ts';
 import { consumeMembers } from './members/consumer.ts';
+import { consumeModeration } from './moderation/consumer.ts';
 import { offerHttp } from './offers/routes.ts';
 import { consumeOutcomes } from './outcomes/consumer.ts';
 import { reviewHttp } from './reviews/routes.ts';
@@ -50,6 +51,7 @@ export async function createTradeService(deps: TradeDeps): Promise<ServiceParts>
   const members = await consumeMembers(bus, db, ctx, logger);
   const outcomes = await consumeOutcomes(bus, db, ctx, logger);
   const listings = await consumeListings(bus, db, ctx, logger);
+  const moderation = await consumeModeration(bus, db, ctx, logger);
   const app = createApp({
     service: 'trade',
     logger,
@@ -62,5 +64,5 @@ export async function createTradeService(deps: TradeDeps): Promise<ServiceParts>
       reviewHttp(api, ctx);
     },
   });
-  return { app, workers: [members, outcomes, listings, relay] };
+  return { app, workers: [members, outcomes, listings, moderation, relay] };
 }

@@ -2,5 +2,19 @@
 // these very objects (`@ruilplein/contracts/browser`); routes.ts adds summaries and schemas.
 import { defineRefs } from '../routes.ts';
 
-/** None yet: the moderation service's issue declares them here. */
-export const moderationRefs = defineRefs({});
+export const moderationRefs = defineRefs({
+  // The seed sent it without a token; now only members report, as themselves, a few per hour.
+  createReport: {
+    service: 'moderation',
+    method: 'post',
+    path: '/api/report/create',
+    access: 'user',
+    caller: { body: ['reporterID'] },
+    rateLimit: { per: 'user', points: 10, windowSeconds: 3600, name: 'report-create' },
+  },
+  listReports: { service: 'moderation', method: 'get', path: '/api/report/all', access: 'admin', personal: true },
+  setReportStatus: { service: 'moderation', method: 'put', path: '/api/report/:id/status', access: 'admin' },
+  createWarning: { service: 'moderation', method: 'post', path: '/api/warning/create', access: 'admin', caller: { body: ['adminID'] } },
+  createBan: { service: 'moderation', method: 'post', path: '/api/ban/create', access: 'admin', caller: { body: ['issuedBy'] } },
+  stats: { service: 'moderation', method: 'get', path: '/api/admin/stats', access: 'admin', personal: true },
+});

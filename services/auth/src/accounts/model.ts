@@ -31,6 +31,8 @@ export interface UserDoc {
   roles: Role[];
   subscriptionEndsAt?: Date;
   block?: UserBlock;
+  /** Version of the moderation state the block came with (moderation/consumer.ts); older events are ignored. */
+  moderationVersion?: number;
   activation?: LinkToken;
   passwordReset?: LinkToken;
   /**
@@ -68,6 +70,7 @@ const schema = new Schema<UserDoc>(
     activation: { type: linkToken, default: undefined },
     passwordReset: { type: linkToken, default: undefined },
     tokenVersion: { type: Number, required: true, default: 0 },
+    moderationVersion: Number,
     version: Number,
     lastActiveAt: { type: Date, required: true, default: () => new Date() },
     ...outboxField,

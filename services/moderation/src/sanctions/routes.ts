@@ -1,0 +1,63 @@
+import { ADMIN_ROLES, MODERATION_MESSAGES, moderationRoutes, type ReportStatus } from '@ruilplein/contracts';
+import { badRequest, notFound, now, type Api } from '@ruilplein/service-kit';
+import type { BanDoc, ModerationContext, WarningDoc } from '../context.ts';
+import { changeStatus, newId } from '../reports/model.ts';
+import { ban, warn } from './state.ts';
+
+/** Midnight at the start of `day` (YYYY-MM-DD) in the Netherlands: a ban 'until 1 December' ends as that day begins there. */
+export function startOfDutchDay(day: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const utc = Date.UTC(y, m - 1, d);
+  // The zone's offset at that moment (CET or CEST), from what Amsterdam's clock reads then.
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+      .formatToParts(new Date(utc))
+      .map((p) => [p.type, p.value]),
+  );
+  const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute));
+  return new Date(utc - (local - utc));
+}
+
+/** Warnings and bans (spec 2 §3, §4): admins only; the issuing admin is the caller. */
+export function sanctionHttp(api: Api, ctx: ModerationContext) {
+  /** The member an admin acts on: known, and not an admin themselves. */
+  const target = async (userId: string) => {
+    const member = await ctx.members.findOne({ _id: userId });
+    if (!member || member.deleted) throw notFound(MODERATION_MESSAGES.memberNotFound);
+    if (member.roles.some((r) => ADMIN_ROLES.includes(r))) throw badRequest(MODERATION_MESSAGES.notAdmins);
+  };
+  /** The report the action is taken from: it must be about this member. */
+  const reportFor = async (reportId: string | undefined, userId: string) => {
+    if (!reportId) return;
+    const report = await ctx.reports.findOne({ _id: reportId }, { projection: { reportedId: 1 } });
+    if (!report) throw notFound(MODERATION_MESSAGES.reportNotFound);
+    if (report.reportedId !== userId) throw badRequest(MODERATION_MESSAGES.reportNotAbout);
+  };
+  const follow = async (reportId: string | undefined, status: ReportStatus, at: Date) => {
+    if (reportId) await changeStatus(ctx, reportId, status, at);
+  };
+
+  api.handle(moderationRoutes.createWarning, async ({ principal, body }) => {
+    await target(body.userID);
+    await reportFor(body.reportID, body.userID);
+    const at = now();
+    const doc: WarningDoc = { _id: newId(), userId: body.userID, adminId: principal.userId.toLowerCase(), message: body.message, ...(body.reportID && { reportId: body.reportID }), createdAt: at };
+    await ctx.warnings.insertOne(doc);
+    await warn(ctx, doc.userId, doc._id, at);
+    await follow(body.reportID, 'Gewaarschuwd', at);
+    return { id: doc._id, userID: doc.userId, adminID: doc.adminId, message: doc.message, createdAt: at.toISOString() };
+  });
+
+  api.handle(moderationRoutes.createBan, async ({ principal, body }) => {
+    await target(body.userID);
+    await reportFor(body.reportID, body.userID);
+    const at = now();
+    const until = body.expiresAt === undefined ? null : /^\d{4}-\d{2}-\d{2}$/.test(body.expiresAt) ? startOfDutchDay(body.expiresAt) : new Date(body.expiresAt);
+    if (until && until <= at) throw badRequest(MODERATION_MESSAGES.dateInPast);
+    const doc: BanDoc = { _id: newId(), userId: body.userID, issuedBy: principal.userId.toLowerCase(), reason: body.reason, expiresAt: until, ...(body.reportID && { reportId: body.reportID }), createdAt: at };
+    await ctx.bans.insertOne(doc);
+    await ban(ctx, doc.userId, until, at);
+    await follow(body.reportID, 'Geband', at);
+    return { id: doc._id, userID: doc.userId, issuedBy: doc.issuedBy, reason: doc.reason, expiresAt: until?.toISOString() ?? null, createdAt: at.toISOString() };
+  });
+}

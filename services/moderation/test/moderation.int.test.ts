@@ -1,0 +1,200 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventRegistry, MODERATION_MESSAGES } from '@ruilplein/contracts';
+import { createEvent, publishEvent } from '@ruilplein/service-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '@ruilplein/service-kit/testing';
+import { moderationCollections, type ModerationContext } from '../src/context.ts';
+import { startOfDutchDay } from '../src/sanctions/routes.ts';
+import { endExpiredBlocks } from '../src/sanctions/sweep.ts';
+import { send, startModeration, waitFor, type ModerationHarness, type TestMember } from './helpers.ts';
+
+let h: ModerationHarness;
+let admin: TestMember;
+let clockDir: string;
+
+beforeAll(async () => {
+  clockDir = await mkdtemp(join(tmpdir(), 'ruilplein-clock-'));
+  process.env.RUILPLEIN_CLOCK_FILE = join(clockDir, 'offset');
+  h = await startModeration();
+  admin = await h.admin();
+});
+afterAll(async () => {
+  delete process.env.RUILPLEIN_CLOCK_FILE;
+  await h.close();
+  await rm(clockDir, { recursive: true, force: true });
+});
+
+const report = (who: TestMember, json: object) => send(h.url, '/api/report/create', { method: 'POST', token: who.token, json });
+const warnRoute = (json: object, token = admin.token) => send(h.url, '/api/warning/create', { method: 'POST', token, json });
+const banRoute = (json: object, token = admin.token) => send(h.url, '/api/ban/create', { method: 'POST', token, json });
+const eventsFor = (userId: string, type?: string) => h.events.filter((e) => (e.payload as { userId?: string }).userId === userId && (!type || e.type === type));
+
+describe('POST /api/report/create', () => {
+  it('makes a report by the caller about another member, with names and the listing', async () => {
+    const [anna, bert] = [await h.member({ firstName: 'Anna' }), await h.member({ firstName: 'Bert', lastName: 'Bos' })];
+    const listing = await bert.listing();
+    const res = await report(anna, { reporterID: anna.id, reportedID: bert.id, reportedListingID: listing, reason: '  Nep-advertentie  ' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ reason: 'Nep-advertentie', status: 'Nieuw', reporter: { id: anna.id, firstName: 'Anna' }, reported: { id: bert.id, firstName: 'Bert', lastName: 'Bos' }, reportedListingID: listing });
+  });
+
+  it('refuses a guest, another reporter, a bad reason, an unknown member or listing, and oneself', async () => {
+    const [anna, bert, carl] = [await h.member(), await h.member(), await h.member()];
+    expect((await send(h.url, '/api/report/create', { method: 'POST', json: { reportedID: bert.id, reason: 'x' } })).status).toBe(401);
+    expect((await report(anna, { reporterID: carl.id, reportedID: bert.id, reason: 'x' })).status).toBe(403);
+    for (const reason of [undefined, '', '   ']) {
+      expect(await report(anna, { reportedID: bert.id, reason })).toMatchObject({ status: 400, body: { message: expect.any(String) } });
+    }
+    expect((await report(anna, { reportedID: bert.id, reason: 'x'.repeat(1001) })).body.message).toBe(MODERATION_MESSAGES.reasonTooLong);
+    expect(await report(anna, { reportedID: 'abc', reason: 'x' })).toMatchObject({ status: 400 });
+    expect(await report(anna, { reportedID: '0123456789abcdef01234567', reason: 'x' })).toMatchObject({ status: 404, body: { message: MODERATION_MESSAGES.memberNotFound } });
+    expect(await report(anna, { reportedID: anna.id, reason: 'x' })).toMatchObject({ status: 400, body: { message: MODERATION_MESSAGES.notYourself } });
+    expect(await report(anna, { reportedID: bert.id, reportedListingID: '0123456789abcdef01234567', reason: 'x' })).toMatchObject({ status: 404, body: { message: MODERATION_MESSAGES.listingNotFound } });
+    // Nothing was stored by any of these.
+    expect(await moderationCollections(h.db).reports.countDocuments({ reporterId: anna.id })).toBe(0);
+  });
+
+  it('keeps one open report per reporter and reported member, also when two arrive at once', async () => {
+    const [anna, bert] = [await h.member(), await h.member()];
+    const both = await Promise.all([report(anna, { reportedID: bert.id, reason: 'Eén' }), report(anna, { reportedID: bert.id, reason: 'Twee' })]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(both.find((r) => r.status === 409)!.body.message).toBe(MODERATION_MESSAGES.alreadyReported);
+    expect(await moderationCollections(h.db).reports.countDocuments({ reporterId: anna.id })).toBe(1);
+    // Once handled, the same member may be reported again.
+    const open = both.find((r) => r.status === 201)!.body;
+    expect((await send(h.url, `/api/report/${open.id}/status`, { method: 'PUT', token: admin.token, json: 'Afgehandeld' })).status).toBe(200);
+    expect((await report(anna, { reportedID: bert.id, reason: 'Weer' })).status).toBe(201);
+  });
+});
+
+describe('GET /api/report/all and PUT /api/report/{id}/status', () => {
+  it('lists for admins only, newest first, filtered, paged; sets only the spec statuses', async () => {
+    const [anna, bert] = [await h.member({ firstName: 'Anna' }), await h.member({ firstName: 'Bert' })];
+    const made = await report(anna, { reportedID: bert.id, reason: 'Oplichting' });
+    expect((await send(h.url, '/api/report/all', { token: anna.token })).status).toBe(403);
+    expect((await send(h.url, '/api/report/all')).status).toBe(401);
+    const all = await send(h.url, '/api/report/all?skip=0&take=50', { token: admin.token });
+    expect(all.status).toBe(200);
+    expect(all.body[0]).toMatchObject({ id: made.body.id, reporter: { firstName: 'Anna' }, reported: { firstName: 'Bert' } });
+    expect((await send(h.url, '/api/report/all?take=1', { token: admin.token })).body).toHaveLength(1);
+    expect((await send(h.url, '/api/report/all?take=51', { token: admin.token })).status).toBe(400);
+
+    const path = `/api/report/${made.body.id}/status`;
+    for (const json of ['Open', 'nieuw', 42, { status: 'Nieuw' }]) {
+      expect(await send(h.url, path, { method: 'PUT', token: admin.token, json })).toMatchObject({ status: 400 });
+    }
+    expect((await send(h.url, path, { method: 'PUT', token: anna.token, json: 'Afgehandeld' })).status).toBe(403);
+    expect((await send(h.url, '/api/report/0123456789abcdef01234567/status', { method: 'PUT', token: admin.token, json: 'Afgehandeld' })).status).toBe(404);
+    expect((await send(h.url, path, { method: 'PUT', token: admin.token, json: 'In behandeling' })).body.status).toBe('In behandeling');
+    const open = await send(h.url, '/api/report/all?status=open', { token: admin.token });
+    expect(open.body.map((r: { id: string }) => r.id)).toContain(made.body.id);
+    await send(h.url, path, { method: 'PUT', token: admin.token, json: 'Afgehandeld' });
+    const closed = await send(h.url, '/api/report/all?status=closed', { token: admin.token });
+    expect(closed.body.map((r: { id: string }) => r.id)).toContain(made.body.id);
+    expect((await send(h.url, '/api/report/all?status=open', { token: admin.token })).body.map((r: { id: string }) => r.id)).not.toContain(made.body.id);
+  });
+});
+
+describe('warnings, bans and the automatic block', () => {
+  it('warns from a report (its status follows) and announces it; refuses bad input and non-admins', async () => {
+    const [anna, bert] = [await h.member(), await h.member()];
+    const made = await report(anna, { reportedID: bert.id, reason: 'Scheldwoorden' });
+    expect((await warnRoute({ userID: bert.id, message: 'x' }, anna.token)).status).toBe(403);
+    expect(await warnRoute({ userID: bert.id, message: '  ' })).toMatchObject({ status: 400, body: { message: MODERATION_MESSAGES.messageRequired } });
+    expect((await warnRoute({ userID: bert.id, adminID: anna.id, message: 'x' })).status).toBe(403);
+    expect(await warnRoute({ userID: admin.id, message: 'x' })).toMatchObject({ status: 400, body: { message: MODERATION_MESSAGES.notAdmins } });
+    expect(await warnRoute({ userID: '0123456789abcdef01234567', message: 'x' })).toMatchObject({ status: 404 });
+    const warned = await warnRoute({ userID: bert.id, adminID: admin.id, message: 'Let op je taal.', reportID: made.body.id });
+    expect(warned).toMatchObject({ status: 201, body: { userID: bert.id, adminID: admin.id, message: 'Let op je taal.' } });
+    expect((await send(h.url, '/api/report/all', { token: admin.token })).body.find((r: { id: string }) => r.id === made.body.id).status).toBe('Gewaarschuwd');
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.warned').length === 1, 'warned event');
+    expect(eventsFor(bert.id, 'moderation.user.blocked')).toEqual([]);
+  });
+
+  it('blocks automatically at the third warning in the window, once, even when they come at once', async () => {
+    const bert = await h.member();
+    const results = await Promise.all([1, 2, 3, 4].map((i) => warnRoute({ userID: bert.id, message: `Waarschuwing ${i}` })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.warned').length === 4, 'four warned events');
+    const blocked = eventsFor(bert.id, 'moderation.user.blocked');
+    expect(blocked).toHaveLength(1);
+    const { reason, unblockDate, version } = blocked[0]!.payload as { reason: string; unblockDate: string; version: number };
+    expect(reason).toBe('warnings');
+    expect(new Date(unblockDate).getTime() - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    expect(new Set(eventsFor(bert.id).map((e) => (e.payload as { version: number }).version)).size).toBe(4); // one version per change
+    expect(version).toBeGreaterThanOrEqual(3);
+  });
+
+  it('bans until a day or for good, from a report; refuses a missing reason, a past date and non-admins', async () => {
+    const [anna, bert, carl] = [await h.member(), await h.member(), await h.member()];
+    const made = await report(anna, { reportedID: bert.id, reason: 'Oplichting' });
+    expect(await banRoute({ userID: bert.id, reason: ' ' })).toMatchObject({ status: 400, body: { message: MODERATION_MESSAGES.banReasonRequired } });
+    expect(await banRoute({ userID: bert.id, reason: 'x', expiresAt: '2020-01-01' })).toMatchObject({ status: 400, body: { message: MODERATION_MESSAGES.dateInPast } });
+    expect(await banRoute({ userID: bert.id, reason: 'x', expiresAt: 'morgen' })).toMatchObject({ status: 400 });
+    expect((await banRoute({ userID: bert.id, reason: 'x' }, anna.token)).status).toBe(403);
+    expect((await banRoute({ userID: bert.id, issuedBy: anna.id, reason: 'x' })).status).toBe(403);
+    expect(await banRoute({ userID: bert.id, reason: 'x', reportID: (await report(carl, { reportedID: anna.id, reason: 'y' })).body.id })).toMatchObject({ status: 400, body: { message: MODERATION_MESSAGES.reportNotAbout } });
+
+    const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const banned = await banRoute({ userID: bert.id, issuedBy: admin.id, reason: 'Oplichting', expiresAt: day, reportID: made.body.id });
+    expect(banned).toMatchObject({ status: 201, body: { userID: bert.id, issuedBy: admin.id, reason: 'Oplichting', expiresAt: startOfDutchDay(day).toISOString() } });
+    expect((await send(h.url, '/api/report/all', { token: admin.token })).body.find((r: { id: string }) => r.id === made.body.id).status).toBe('Geband');
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.banned').length === 1, 'banned event');
+    expect(eventsFor(bert.id, 'moderation.user.banned')[0]!.payload).toMatchObject({ reason: 'ban', unblockDate: startOfDutchDay(day).toISOString() });
+
+    expect((await banRoute({ userID: carl.id, reason: 'Spam', expiresAt: null })).body.expiresAt).toBeNull();
+    await waitFor(() => eventsFor(carl.id, 'moderation.user.banned').length === 1, 'permanent ban event');
+    expect(eventsFor(carl.id, 'moderation.user.banned')[0]!.payload).toMatchObject({ unblockDate: null });
+  });
+
+  it('ends a block at its date on the platform clock, announced once', async () => {
+    const bert = await h.member();
+    await banRoute({ userID: bert.id, reason: 'Even afkoelen', expiresAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    expect(await endExpiredBlocks(await contextOf())).toBe(0);
+    try {
+      await writeFile(process.env.RUILPLEIN_CLOCK_FILE!, String(4 * 86_400_000));
+      await waitFor(async () => (await endExpiredBlocks(await contextOf())) >= 1 || eventsFor(bert.id, 'moderation.user.unblocked').length > 0, 'the block ends');
+    } finally {
+      await writeFile(process.env.RUILPLEIN_CLOCK_FILE!, '0');
+    }
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.unblocked').length === 1, 'unblocked event');
+    expect(await moderationCollections(h.db).states.findOne({ _id: bert.id })).not.toHaveProperty('block');
+  });
+});
+
+/** A context for calling the sweep directly (the running service sweeps every minute); its kicks are left to the relay's passes. */
+async function contextOf(): Promise<ModerationContext> {
+  return { ...moderationCollections(h.db), relay: { kick: () => {} }, logger: silentLogger(), autoBlock: { warnings: 3, windowMs: 7 * 86_400_000, blockMs: 7 * 86_400_000 } };
+}
+
+describe('GET /api/admin/stats', () => {
+  it('counts members and active listings from the projections, once per entity, and open reports', async () => {
+    const before = (await send(h.url, '/api/admin/stats', { token: admin.token })).body;
+    const [anna, bert] = [await h.member({ firstName: 'Anna', lastName: 'Aa' }), await h.member({ firstName: 'Bert', lastName: 'Bee' })];
+    const listing = await bert.listing();
+    await bert.listing({ active: false });
+    await report(anna, { reportedID: bert.id, reason: 'Nep' });
+    const after = await send(h.url, '/api/admin/stats', { token: admin.token });
+    expect(after.status).toBe(200);
+    expect(after.body.totalUsers - before.totalUsers).toBe(2);
+    expect(after.body.activeListings - before.activeListings).toBe(1);
+    expect(after.body.openReports - before.openReports).toBe(1);
+    expect(after.body.latestReports[0]).toMatchObject({ reporterName: 'Anna Aa', reportedName: 'Bert Bee', reason: 'Nep' });
+
+    // The same event again (a redelivery, a replay) and an older one change nothing; a deletion counts down.
+    const created = createEvent(eventRegistry, 'listing.listing.created', {
+      id: listing, version: 1, ownerId: bert.id, active: true, title: 't', excerpt: '', listingType: 'item', acceptsItems: false, isPremium: false,
+      initialValue: null, categoryIds: [], imageUrl: '', thumbnailUrl: '', placeholder: '', createdAt: new Date().toISOString(),
+    });
+    await publishEvent(h.adminBus, created);
+    await publishEvent(h.adminBus, createEvent(eventRegistry, 'listing.listing.deleted', { id: listing, version: 2, ownerId: bert.id }));
+    await publishEvent(h.adminBus, createEvent(eventRegistry, 'auth.user.deleted', { id: anna.id, version: 2 }));
+    await waitFor(async () => {
+      const now = (await send(h.url, '/api/admin/stats', { token: admin.token })).body;
+      return now.activeListings === before.activeListings && now.totalUsers === before.totalUsers + 1;
+    }, 'the counts follow the deletions');
+    expect((await send(h.url, '/api/admin/stats', { token: anna.token })).status).toBe(403);
+  });
+});
