@@ -5,7 +5,6 @@
 // offer or its chat (page, API, hub). Rejecting and withdrawing close the chat; a standard member's
 // third offer of the day is refused in the page and by the API.
 import { randomUUID } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
@@ -13,78 +12,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES, OFFER_MESSAGES, REVIEW_MESSAGES, type Category, type ChatMessage, type Offer } from '@ruilplein/contracts/browser';
 import { describeLesserFindings, expectAccessible, lesserFindings } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
-import { logInWithForm, newMember, registerMember, type Member } from './members.ts';
-import { get, platform } from './platform.ts';
+import { account, call, createListing as placeListing, json, openCategory, type Account } from './api.ts';
+import { logInWithForm } from './members.ts';
+import { platform } from './platform.ts';
 
 const tag = randomUUID().slice(0, 6);
-const HOUR = 3600_000;
-
-interface Account extends Member {
-  id: string;
-  token: string;
-}
-
-/** A solid-colour PNG, made here (the listing service re-encodes it anyway). */
-function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set([r, g, b], 1 + x * 3);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
-
-async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: T }> {
-  const { token, ...rest } = init;
-  const res = await get(path, { ...rest, headers: { accept: 'application/json', ...(token && { authorization: `Bearer ${token}` }), ...rest.headers } });
-  const text = await res.text();
-  return { status: res.status, body: (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T };
-}
-
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-async function account(firstName: string): Promise<Account> {
-  const member = await registerMember(newMember(firstName));
-  const { status, body } = await call<{ token: string; user: { id: string } }>('/api/auth/login', json({ email: member.email, password: member.password }));
-  expect(status, `login of ${firstName}`).toBe(200);
-  return { ...member, id: body.user.id, token: body.token };
-}
 
 let mongo: MongoClient;
 let browser: Browser;
 let category: Category;
 
-/** Places a listing and moves it a day into the past: a new one is for Premium members in its first six hours. */
-async function createListing(owner: Account, title: string): Promise<string> {
-  const form = new FormData();
-  form.set('title', title);
-  form.set('description', `${title}: netjes en compleet, op te halen in de buurt.`);
-  form.set('initialValue', '25');
-  form.set('isPremium', 'false');
-  form.set('listingType', 'item');
-  form.set('acceptsItems', 'false');
-  form.append('CategoryIDs', category.id);
-  form.append('images', new Blob([new Uint8Array(png(48, 36, [31, 122, 77]))], { type: 'image/png' }), 'foto.png');
-  const { status, body } = await call<{ listing: { id: string } }>('/api/listing/create', { method: 'POST', body: form, token: owner.token });
-  expect(status, `create ${title}: ${JSON.stringify(body)}`).toBe(201);
-  const id = body.listing.id;
-  const aged = await mongo
-    .db('listing')
-    .collection<{ _id: string; createdAt: Date }>('listings')
-    .updateOne({ _id: id }, { $set: { createdAt: new Date(Date.now() - 24 * HOUR) } });
-  expect(aged.matchedCount, `listing ${id} in listing.listings`).toBe(1);
-  return id;
-}
+const createListing = (owner: Account, title: string) => placeListing(mongo, category, owner, title);
 
 /** The create call as the offer screen sends it. */
 const offerBody = (sender: Account, receiver: Account, listingId: string, items: { listingID: string; userID: string }[] = [], message = '') => ({
@@ -160,9 +98,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   mongo = await MongoClient.connect(platform().mongoUrl);
   [anna, bram, cas] = await Promise.all(['Anna', 'Bram', 'Cas'].map(account)) as [Account, Account, Account];
-  const categories = (await call<Category[]>('/api/category')).body;
-  category = categories.find((c) => !c.isPremium)!;
-  expect(category, 'a category for everyone').toBeDefined();
+  category = await openCategory();
   ids.boor = await createListing(bram, BOOR);
   ids.tent = await createListing(bram, TENT);
   ids.lamp = await createListing(bram, LAMP);

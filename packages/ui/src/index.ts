@@ -2,7 +2,7 @@
 import './tokens.css';
 
 export { ApiError } from './api.ts';
-export { onBlocked } from './blocked.ts';
+export { endedByBlock, onBlocked } from './blocked.ts';
 export { buttonClass, type ButtonVariant } from './button.ts';
 export { renewSession, request, type RequestOptions } from './client.ts';
 export { formatDate, formatDistance } from './format.ts';

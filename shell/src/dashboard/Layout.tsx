@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { LayoutDashboard, Menu, PanelLeftClose, User } from 'lucide-react';
-import { Page, useApi, useSession } from '@ruilplein/ui';
+import { endedByBlock, Page, useApi, useSession } from '@ruilplein/ui';
 import { canSee, type IconNode } from '@ruilplein/ui/area';
 import { userApi } from '@ruilplein/contracts/browser';
 import type { BlockedState } from '../account/Blocked.tsx';
@@ -80,7 +80,12 @@ export function DashboardLayout() {
     if (narrow()) setCollapsed(true);
   }, [pathname]);
 
-  if (!isAuthenticated) return <Navigate to="/login" replace />;
+  if (!isAuthenticated) {
+    // A block that just ended the session: why, rather than the login form.
+    const block = endedByBlock();
+    const state: BlockedState | undefined = block ? { reason: block.reason, unblockDate: block.unblockDate } : undefined;
+    return <Navigate to={block ? '/geblokkeerd' : '/login'} state={state} replace />;
+  }
 
   const signOff = async () => {
     await logout();
