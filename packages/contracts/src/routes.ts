@@ -66,6 +66,8 @@ export interface RouteDef<
   form?: { files: Record<string, FileFieldDef>; total?: FormTotalDef };
   /** Status of a successful answer; 200 unless said otherwise. */
   status?: number;
+  /** The answer is an HTML page (the local checkout), not JSON. */
+  html?: true;
 }
 
 /** One file field of a form route; a field with more files or a larger file is a 400. */

@@ -44,6 +44,7 @@ describe('@ruilplein/contracts/browser', () => {
       trade: browser.tradeApi,
       chat: browser.chatApi,
       moderation: browser.moderationApi,
+      payment: browser.paymentApi,
     };
     const refOf = (r: RouteDef) => ({
       service: r.service,

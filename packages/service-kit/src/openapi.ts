@@ -60,7 +60,7 @@ export function openApiDocument(service: string, routes: readonly RouteDef[]) {
   for (const route of routes) {
     const response = jsonSchema(route.response, 'output', components);
     // A bare string answer is sent as plain text (auth's reset and change-password answers).
-    const mediaType = response.type === 'string' ? 'text/plain' : 'application/json';
+    const mediaType = route.html ? 'text/html' : response.type === 'string' ? 'text/plain' : 'application/json';
     const responses: Record<string, unknown> = {
       [String(route.status ?? 200)]: { description: 'OK', content: { [mediaType]: { schema: response } } },
     };

@@ -27,6 +27,7 @@ import { deletionModel } from './cleanup/deletion.ts';
 import { startInactivityCleanup } from './cleanup/inactive.ts';
 import { geoHttp } from './geo/routes.ts';
 import { createPlaceSearch, geoConfig } from './geo/search.ts';
+import { consumeMembership } from './membership/consumer.ts';
 import { consumeModeration } from './moderation/consumer.ts';
 import { devMailRoutes, devOutboxMailer, smtpMailer, type Mailer } from './mail/mailer.ts';
 import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD, promoteAdmins, seedDemoAccounts } from './seed/seed.ts';
@@ -173,5 +174,6 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const listingCounts = await consumeListingCounts({ bus, db, logger, users, stats });
   const tradeCounts = await consumeTradeCounts({ bus, db, logger, users, stats });
   const moderation = await consumeModeration({ bus, db, logger, users, redis });
-  return { app, workers: [listingCounts, tradeCounts, moderation, cleanup, startSessionCleanup(sessions, logger), relay] };
+  const membership = await consumeMembership({ bus, db, logger, users, relay });
+  return { app, workers: [listingCounts, tradeCounts, moderation, membership, cleanup, startSessionCleanup(sessions, logger), relay] };
 }

@@ -11,6 +11,8 @@ import type { chatRoutes } from '../chat/routes.ts';
 import { chatRefs } from '../chat/refs.ts';
 import type { moderationRoutes } from '../moderation/routes.ts';
 import { moderationRefs } from '../moderation/refs.ts';
+import type { paymentRoutes } from '../payment/routes.ts';
+import { paymentRefs } from '../payment/refs.ts';
 import type { tradeRoutes } from '../trade/routes.ts';
 import { tradeRefs } from '../trade/refs.ts';
 import type { RouteRef } from './route-ref.ts';
@@ -34,3 +36,4 @@ export const wishlistApi = wishlistRefs as unknown as Refs<typeof wishlistRoutes
 export const tradeApi = tradeRefs as unknown as Refs<typeof tradeRoutes>;
 export const chatApi = chatRefs as unknown as Refs<typeof chatRoutes>;
 export const moderationApi = moderationRefs as unknown as Refs<typeof moderationRoutes>;
+export const paymentApi = paymentRefs as unknown as Refs<typeof paymentRoutes>;

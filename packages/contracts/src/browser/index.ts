@@ -9,6 +9,7 @@ export * from '../listing/rules.ts';
 export * from '../trade/rules.ts';
 export * from '../chat/rules.ts';
 export * from '../moderation/rules.ts';
+export * from '../payment/rules.ts';
 export * from './route-ref.ts';
 export * from './api.ts';
 export { SERVICE_NAMES, type ServiceName } from '../routes.ts';
@@ -18,5 +19,6 @@ export type { Category, InventoryItem, Listing, ListingCard, ListingFormInput, W
 export type { CreateOfferRequest, Offer, OfferItem, OfferParty, Review } from '../trade/routes.ts';
 export type { OfferStatus } from '../trade/events.ts';
 export type { ChatMessage, SendChatMessageRequest } from '../chat/routes.ts';
+export type { Subscription } from '../payment/routes.ts';
 export type { AdminStats, Ban, CreateBanRequest, CreateReportRequest, CreateWarningRequest, Report, Warning } from '../moderation/routes.ts';
 export type { ErrorBody } from '../errors.ts';

@@ -1,6 +1,20 @@
-// What the payment service announces on NATS (`payment.>`): payload schemas of their own, each event
-// about one aggregate with its `version` (see auth/events.ts).
+// What the payment service announces on NATS (`payment.>`): a member's Premium subscription, with
+// the end of the paid period and the version of that member's membership (one higher per change).
+import { z } from 'zod';
 import { defineEvents } from '../events.ts';
 
-/** None yet. */
-export const paymentEvents = defineEvents('payment', {});
+export const SubscriptionEventSchema = z.object({
+  userId: z.string(),
+  version: z.number().int().positive(),
+  /** Premium holds until this moment (the end of the paid period); null once it has ended. */
+  paidUntil: z.iso.datetime().nullable(),
+  at: z.iso.datetime(),
+});
+export type SubscriptionEvent = z.infer<typeof SubscriptionEventSchema>;
+
+export const paymentEvents = defineEvents('payment', {
+  'payment.subscription.activated': SubscriptionEventSchema,
+  'payment.subscription.renewed': SubscriptionEventSchema,
+  'payment.subscription.cancelled': SubscriptionEventSchema,
+  'payment.subscription.expired': SubscriptionEventSchema,
+});

@@ -33,6 +33,10 @@ export interface UserDoc {
   block?: UserBlock;
   /** Version of the moderation state the block came with (moderation/consumer.ts); older events are ignored. */
   moderationVersion?: number;
+  /** Version of the payment service's membership last applied (membership/consumer.ts). */
+  membershipVersion?: number;
+  /** The Premium role came with a subscription (and goes when it ends), not from an admin or the seed. */
+  premiumFromSubscription?: boolean;
   activation?: LinkToken;
   passwordReset?: LinkToken;
   /**
@@ -71,6 +75,8 @@ const schema = new Schema<UserDoc>(
     passwordReset: { type: linkToken, default: undefined },
     tokenVersion: { type: Number, required: true, default: 0 },
     moderationVersion: Number,
+    membershipVersion: Number,
+    premiumFromSubscription: Boolean,
     version: Number,
     lastActiveAt: { type: Date, required: true, default: () => new Date() },
     ...outboxField,

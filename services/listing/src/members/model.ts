@@ -1,6 +1,7 @@
 import { ADMIN_ROLES, ROLES, type Role } from '@ruilplein/contracts';
 import type { Connection } from '@ruilplein/service-kit';
 import { Schema } from 'mongoose';
+import { now as platformNow } from '@ruilplein/service-kit';
 
 /**
  * What the listing service knows of a member: the projection of auth's `auth.user.*` events
@@ -49,7 +50,7 @@ type Rights = Pick<MemberDoc, 'roles'> & Partial<Pick<MemberDoc, 'subscriptionEn
 export const isAdmin = (member: Rights | null | undefined): boolean => !!member && !member.deleted && member.roles.some((r) => ADMIN_ROLES.includes(r));
 
 /** Role Premium, an admin role, or a subscription that has not ended (the same rule as the browser's session). */
-export function isPremium(member: Rights | null | undefined, now = new Date()): boolean {
+export function isPremium(member: Rights | null | undefined, now = platformNow()): boolean {
   if (!member || member.deleted) return false;
   return isAdmin(member) || member.roles.includes('Premium') || (!!member.subscriptionEndsAt && new Date(member.subscriptionEndsAt) > now);
 }

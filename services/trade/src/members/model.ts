@@ -1,4 +1,5 @@
 import { ADMIN_ROLES, DEFAULT_AVATAR, FORMER_MEMBER, type OfferParty, type Role } from '@ruilplein/contracts';
+import { now as platformNow } from '@ruilplein/service-kit';
 
 /**
  * What the trade service knows of a member: the projection of auth's `auth.user.*` events
@@ -25,7 +26,7 @@ type Rights = Pick<MemberDoc, 'roles'> & Partial<Pick<MemberDoc, 'subscriptionEn
 export const isAdmin = (member: Rights | null | undefined): boolean => !!member && !member.deleted && member.roles.some((r) => ADMIN_ROLES.includes(r));
 
 /** Role Premium, an admin role, or a subscription that has not ended (the browser's rule too): no daily limit. */
-export function isPremium(member: Rights | null | undefined, now = new Date()): boolean {
+export function isPremium(member: Rights | null | undefined, now = platformNow()): boolean {
   if (!member || member.deleted) return false;
   return isAdmin(member) || member.roles.includes('Premium') || (!!member.subscriptionEndsAt && new Date(member.subscriptionEndsAt) > now);
 }
