@@ -19,6 +19,9 @@ export default async function setup(project: TestProject) {
   try {
     // Every browser test signs its members up from 127.0.0.1: more than a real address would in an hour.
     process.env.AUTH_REGISTRATIONS_PER_IP_HOUR ??= '500';
+    // Journeys move the clock past a Premium period's end and wait for it to end, not for a minute.
+    process.env.PAYMENT_SWEEP_SECONDS ??= '1';
+    process.env.MODERATION_SWEEP_SECONDS ??= '1';
     // TEST_MONGODB_URL etc. as for the integration tests; never the platform's MONGODB_URL.
     platform = await startPlatform({ dataDir, ports: 'free', build: true, envPrefix: 'TEST_', log: say });
   } catch (err) {

@@ -6,6 +6,7 @@ import type { BlockedState } from './account/Blocked.tsx';
 import { accountScreenRoutes, verifyEmailRoute } from './account/routes.tsx';
 import { pageAt, useAreas } from './areas.ts';
 import { DashboardHome, DashboardLayout, Profile } from './dashboard/index.ts';
+import { Membership, PaymentReturn, Thanks, Upgrade } from './membership/index.ts';
 import { NotFound, PublicLayout, publicPageRoutes, ScrollToTop } from './public/index.ts';
 import { AreaFailure, areaFailed, RemoteArea } from './RemoteArea.tsx';
 
@@ -101,6 +102,10 @@ export function App() {
         >
           <Route index element={<DashboardHome />} />
           <Route path="profile" element={<Profile />} />
+          <Route path="membership" element={<Membership />} />
+          <Route path="upgrade" element={<Upgrade />} />
+          <Route path="upgrade/betaling" element={<PaymentReturn />} />
+          <Route path="upgrade/bedankt" element={<Thanks />} />
           <Route path="*" element={<RemoteOutlet mount="dashboard" />} />
         </Route>
         <Route

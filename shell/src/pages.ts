@@ -97,11 +97,16 @@ export const shellPages: readonly ShellPage[] = [
   { path: '/geblokkeerd', title: `Account geblokkeerd | ${site}`, description: 'Je account is tijdelijk of blijvend geblokkeerd.', access: 'guest' },
   { path: '/dashboard', title: `Dashboard | ${site}`, description: 'Je overzicht op Ruilplein.', access: 'member' },
   { path: '/dashboard/profile', title: `Mijn profiel | ${site}`, description: 'Je profiel, je plaats en je statistieken.', access: 'member' },
+  { path: '/dashboard/membership', title: `Lidmaatschap | ${site}`, description: 'Je lidmaatschap, Premium en de bevestiging van je e-mailadres.', access: 'member' },
+  { path: '/dashboard/upgrade', title: `Word Premium | ${site}`, description: 'Wat Premium je geeft, wat het kost, en de betaling.', access: 'member' },
+  { path: '/dashboard/upgrade/betaling', title: `Betaling | ${site}`, description: 'De uitkomst van je betaling voor Premium.', access: 'member' },
+  { path: '/dashboard/upgrade/bedankt', title: `Bedankt | ${site}`, description: 'Bedankt voor je upgrade naar Premium.', access: 'member' },
 ];
 
 /** The shell's own sidebar entries; the remotes add theirs (their `area.ts`), sorted together by `order`. */
-export const shellMenu: readonly (Omit<MenuEntry, 'icon'> & { icon: 'layout-dashboard' | 'user'; audience: Audience })[] = [
+export const shellMenu: readonly (Omit<MenuEntry, 'icon'> & { icon: 'layout-dashboard' | 'user' | 'crown'; audience: Audience })[] = [
   { to: '/dashboard', label: 'Dashboard', icon: 'layout-dashboard', order: 0, audience: 'member' },
+  { to: '/dashboard/membership', label: 'Lidmaatschap', icon: 'crown', order: 80, audience: 'member' },
   { to: '/dashboard/profile', label: 'Mijn profiel', icon: 'user', order: 90, audience: 'member' },
 ];
 

@@ -179,12 +179,14 @@ describe('renewals, cancelling and the end of Premium', () => {
   it('cancelling keeps Premium to the end of the period, then it ends; cancelling twice says so', async () => {
     const member = await premiumMember();
     const ends = (await subscribe(member.token)).body.subscriptionEndsAt as string;
+    expect((await send(h.url, '/api/payment/subscription', { token: member.token })).body).toEqual({ status: 'active', subscriptionEndsAt: ends });
     const cancelled = await send(h.url, '/api/payment/cancel-subscription', { method: 'POST', token: member.token });
     expect(cancelled).toMatchObject({ status: 200, body: { message: PAYMENT_MESSAGES.cancelled, subscriptionEndsAt: ends } });
     expect((await send(h.url, '/api/payment/cancel-subscription', { method: 'POST', token: member.token })).body.subscriptionEndsAt).toBe(ends);
     await waitFor(() => eventsOf(member.id, 'payment.subscription.cancelled').length === 1, 'cancelled');
     expect(eventsOf(member.id, 'payment.subscription.cancelled')[0]!.payload).toMatchObject({ paidUntil: ends });
     expect(await provider.store.subscriptions.findOne({ userId: member.id })).toMatchObject({ status: 'canceled' });
+    expect((await send(h.url, '/api/payment/subscription', { token: member.token })).body).toEqual({ status: 'cancelled', subscriptionEndsAt: ends });
     expect(await expireEnded(h.ctx)).toBe(0);
     try {
       await moveClock(new Date(ends).getTime() - Date.now() + 1000);

@@ -1,17 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { LayoutDashboard, Menu, PanelLeftClose, User } from 'lucide-react';
+import { Crown, LayoutDashboard, Menu, PanelLeftClose, User } from 'lucide-react';
 import { endedByBlock, Page, useApi, useSession } from '@ruilplein/ui';
 import { canSee, type IconNode } from '@ruilplein/ui/area';
 import { userApi } from '@ruilplein/contracts/browser';
 import type { BlockedState } from '../account/Blocked.tsx';
 import { useAreas } from '../areas.ts';
+import { PremiumBadge } from '../membership/index.ts';
 import { shellMenu } from '../pages.ts';
 import * as styles from './Layout.module.css';
 
 const narrow = () => typeof matchMedia === 'function' && matchMedia('(max-width: 767px)').matches;
 
-const shellIcons = { 'layout-dashboard': LayoutDashboard, user: User };
+const shellIcons = { 'layout-dashboard': LayoutDashboard, user: User, crown: Crown };
 
 /** A remote's menu icon, drawn from the elements its area.json carries (lucide's look: 24-unit grid, 2-unit stroke). */
 function Drawing({ node }: { node: IconNode }) {
@@ -99,6 +100,7 @@ export function DashboardLayout() {
           <NavLink to="/" className={styles.logo}>
             Ruilplein
           </NavLink>
+          <PremiumBadge />
           <button
             type="button"
             className={styles.toggle}

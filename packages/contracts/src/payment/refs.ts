@@ -8,6 +8,8 @@ export const paymentRefs = defineRefs({
   // The seed's return screen asks without a token: the id is an unguessable secret and the answer only its status.
   status: { service: 'payment', method: 'get', path: '/api/payment/status', access: 'public', rateLimit: { per: 'client', points: 120, windowSeconds: 60 } },
   createSubscription: { service: 'payment', method: 'post', path: '/api/payment/create-subscription', access: 'user' },
+  // The membership screen's own view (not in the seed): whether the subscription runs or was cancelled.
+  mine: { service: 'payment', method: 'get', path: '/api/payment/subscription', access: 'user', personal: true },
   cancelSubscription: { service: 'payment', method: 'post', path: '/api/payment/cancel-subscription', access: 'user' },
   // The provider's call: only an id, checked by asking the provider.
   webhook: { service: 'payment', method: 'post', path: '/api/payment/webhook', access: 'public', form: true, rateLimit: { per: 'client', points: 600, windowSeconds: 60 } },

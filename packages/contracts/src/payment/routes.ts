@@ -40,6 +40,13 @@ export const paymentRoutes = {
     body: z.literal(SUBSCRIPTION_INTERVAL, { error: PAYMENT_MESSAGES.wrongInterval }),
     response: SubscriptionSchema,
   }),
+  mine: defineRoute({
+    ...paymentRefs.mine,
+    summary: 'Het eigen abonnement: loopt het, is het opgezegd of afgelopen, en tot wanneer geldt Premium',
+    response: z
+      .object({ status: z.enum(['none', 'active', 'cancelled', 'expired']), subscriptionEndsAt: z.iso.datetime().nullable() })
+      .meta({ id: 'MyMembership' }),
+  }),
   cancelSubscription: defineRoute({
     ...paymentRefs.cancelSubscription,
     summary: 'Het abonnement opzeggen; Premium blijft tot het einde van de betaalde periode',

@@ -72,6 +72,11 @@ export function membershipHttp(api: Api, ctx: PaymentContext) {
     return { subscriptionId: m.subscriptionId, status: m.status, subscriptionEndsAt: m.paidUntil.toISOString() };
   });
 
+  api.handle(paymentRoutes.mine, async ({ principal }) => {
+    const m = await ctx.memberships.findOne({ _id: principal.userId.toLowerCase() });
+    return { status: m?.status ?? 'none', subscriptionEndsAt: m?.paidUntil?.toISOString() ?? null };
+  });
+
   api.handle(paymentRoutes.cancelSubscription, async ({ principal }) => {
     const userId = principal.userId.toLowerCase();
     const m = await ctx.memberships.findOne({ _id: userId });
