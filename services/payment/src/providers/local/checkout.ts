@@ -56,7 +56,10 @@ ${OUTCOMES.map(([value, label]) => `<button type="submit" name="outcome" value="
     const doc = provider && (await provider.store.payments.findOne({ _id: params.id }));
     if (!provider || !doc) throw notFound(PAYMENT_MESSAGES.paymentNotFound);
     await provider.settle(doc._id, body.outcome);
-    res.redirect(303, doc.redirectUrl ?? '/');
+    // A 303 with a page of its own (HTML, as declared) for a browser that does not follow it.
+    const back = doc.redirectUrl ?? '/';
+    res.status(303).location(back).type('html').setHeader('cache-control', 'no-store');
+    res.send(page('Terug naar Ruilplein', `<p><a href="${escape(back)}">Terug naar Ruilplein</a></p>`));
     return undefined as never;
   });
 }
