@@ -6,10 +6,11 @@
 // The members live far out in the North Sea, so nothing the demo seed or other files placed on
 // land is within reach of their searches, and every title carries this run's tag.
 import { randomUUID } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MODERATION_MESSAGES } from '@ruilplein/contracts/browser';
+import { png } from './api.ts';
 import { expectAccessible, settle, trackRequests } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { logInWithForm, newMember, registerMember, type Member } from './members.ts';
@@ -17,26 +18,6 @@ import { get, platform } from './platform.ts';
 
 const tag = randomUUID().slice(0, 6);
 const HOUR = 3600_000;
-
-/** A solid-colour PNG of `width` × `height`, made here (the listing service re-encodes it anyway). */
-function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, no interlace
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set([r, g, b], 1 + x * 3);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
 
 interface Account extends Member {
   id: string;
@@ -439,7 +420,7 @@ describe('the listing detail', () => {
     await area().getByText('✅ Verwijderd uit wishlist').waitFor();
     expect(await heart.getAttribute('aria-pressed')).toBe('false');
 
-    // Reporting: a dialog with a reason; until moderation takes reports it says so.
+    // Reporting: a dialog with a reason, sent to moderation, then thanks; Escape closes it.
     await area().getByRole('button', { name: 'Rapporteren' }).click();
     const dialog = page.getByRole('dialog', { name: 'Listing rapporteren' });
     await dialog.waitFor();
@@ -447,7 +428,7 @@ describe('the listing detail', () => {
     await settle(page);
     await expectAccessible(page, '/dashboard/listing/:id with the report dialog');
     await dialog.getByRole('button', { name: 'Versturen' }).click();
-    await dialog.getByRole('alert').getByText('Melden is nog niet beschikbaar. Probeer het later opnieuw.').waitFor();
+    await dialog.getByRole('status').getByText(MODERATION_MESSAGES.reportSent).waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(0);
     expect(await page.evaluate('document.activeElement?.textContent?.trim()')).toBe('Rapporteren');

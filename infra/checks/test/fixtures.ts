@@ -157,6 +157,10 @@ export const FIXTURES: Record<string, Fixture> = {
   // On an account nobody has: warnings add up to a block, and a banned member would fail every later check.
   'POST /api/warning/create': { destructive: true, samples: () => [{ name: 'unknown member', body: { userID: NOBODY, message: 'Controle van de toegang' } }] },
   'POST /api/ban/create': { destructive: true, samples: () => [{ name: 'unknown member', body: { userID: NOBODY, reason: 'Controle van de toegang' } }] },
+  // A well-formed id nobody paid with: 404 for everyone, as the route is public.
+  'GET /api/payment/status': { samples: () => [{ name: 'unknown payment', query: { id: 'tr_onbekend12345' } }] },
+  'GET /api/payment/checkout/:id': { samples: () => [{ name: 'unknown payment', params: { id: 'tr_onbekend12345' } }] },
+  'POST /api/payment/checkout/:id': { samples: () => [{ name: 'unknown payment', params: { id: 'tr_onbekend12345' }, body: { outcome: 'paid' } }] },
   'POST /api/review/add': {
     samples: ({ role, ids }) => [
       { name: 'oneself', body: { revieweeID: ids[role === 'guest' ? 'member' : role], rating: 4 } },

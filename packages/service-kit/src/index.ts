@@ -12,6 +12,7 @@ export * from './nats.ts';
 export * from './openapi.ts';
 export * from './outbox.ts';
 export * from './paths.ts';
+export * from './periodic.ts';
 export * from './projection.ts';
 export * from './ratelimit.ts';
 export * from './run.ts';

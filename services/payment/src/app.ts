@@ -3,6 +3,7 @@ import {
   createApp,
   ensureStream,
   startOutboxRelay,
+  startPeriodic,
   storeReadiness,
   type Bus,
   type Connection,
@@ -67,21 +68,6 @@ export function chooseProvider(config: PaymentConfig, db: Connection, logger: Lo
   return mollieProvider({ apiKey: config.MOLLIE_API_KEY, ...(config.MOLLIE_API_URL && { apiEndpoint: config.MOLLIE_API_URL.replace(/\/?$/, '/') }) });
 }
 
-/** Runs `work` every `intervalMs`, one round at a time. */
-function every(intervalMs: number, work: () => Promise<unknown>, logger: Logger, what: string): Worker {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = work().catch((err: unknown) => logger.warn({ err }, `${what} failed; the next round tries again`));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
-
 export async function createPaymentService(deps: PaymentDeps): Promise<ServiceParts & { ctx: PaymentContext }> {
   const { db, bus, logger } = deps;
   const config = paymentConfig.parse(deps.config ?? {});
@@ -100,7 +86,7 @@ export async function createPaymentService(deps: PaymentDeps): Promise<ServicePa
   };
   const local = provider.name === 'local' ? (provider as LocalProvider) : undefined;
   const sweepMs = config.PAYMENT_SWEEP_SECONDS * 1000;
-  const workers: Worker[] = [every(sweepMs, () => expireEnded(ctx), logger, 'expiring ended memberships')];
+  const workers: Worker[] = [startPeriodic({ intervalMs: sweepMs, work: () => expireEnded(ctx), logger, what: 'expiring ended memberships' })];
   if (local) workers.push(local.startRenewals(sweepMs));
   const app = createApp({
     service: 'payment',

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { activeBlock, AUTH_MESSAGES, type BlockedBody } from '@ruilplein/contracts';
-import { blockedError, nowMs, unauthorized, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { blockedError, nowMs, startPeriodic, unauthorized, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { CookieOptions, Request, Response } from 'express';
 import { Schema } from 'mongoose';
 import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
@@ -223,20 +223,5 @@ export async function removeEndedSessions(model: RefreshModel, now = new Date())
 
 /** Removes ended sessions every `intervalMs` (hourly by default); every replica may run it. */
 export function startSessionCleanup(sessions: Sessions, logger: Logger, intervalMs = 3600_000): Worker & { run(): Promise<number> } {
-  let running: Promise<number> | undefined;
-  const run = () => {
-    running ??= sessions.cleanup().finally(() => (running = undefined));
-    return running;
-  };
-  const timer = setInterval(() => {
-    run().catch((err: unknown) => logger.warn({ err }, 'removing ended sessions failed; retrying at the next run'));
-  }, intervalMs);
-  timer.unref();
-  return {
-    run,
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  return startPeriodic({ intervalMs, work: () => sessions.cleanup(), logger, what: 'removing ended sessions' });
 }

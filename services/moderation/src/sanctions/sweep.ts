@@ -1,5 +1,5 @@
 import { eventRegistry } from '@ruilplein/contracts';
-import { createEvent, now, type Worker } from '@ruilplein/service-kit';
+import { createEvent, now, startPeriodic, type Worker } from '@ruilplein/service-kit';
 import type { ModerationContext } from '../context.ts';
 import { changeMemberState, inForce } from './state.ts';
 
@@ -29,15 +29,5 @@ export async function endExpiredBlocks(ctx: ModerationContext, at = now()): Prom
 
 /** Runs endExpiredBlocks every `intervalMs`. */
 export function startBlockSweep(ctx: ModerationContext, intervalMs: number): Worker {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = endExpiredBlocks(ctx).catch((err: unknown) => ctx.logger.warn({ err }, 'ending expired blocks failed; next round tries again'));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic({ intervalMs, work: () => endExpiredBlocks(ctx), logger: ctx.logger, what: 'ending expired blocks' });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { now, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { now, startPeriodic, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { CreateFirstPayment, CreateSubscription, PaymentProvider, ProviderPayment } from '../provider.ts';
 import { localStore, type LocalPaymentDoc, type LocalStore } from './store.ts';
 
@@ -175,17 +175,7 @@ export function localProvider(opts: { db: Connection; publicUrl: string; openMin
       return done.modifiedCount === 1;
     },
     startRenewals(intervalMs) {
-      let running: Promise<unknown> = Promise.resolve();
-      const timer = setInterval(() => {
-        running = renewDue().catch((err: unknown) => opts.logger.warn({ err }, 'local checkout: renewals failed; next round tries again'));
-      }, intervalMs);
-      timer.unref();
-      return {
-        async stop() {
-          clearInterval(timer);
-          await running;
-        },
-      };
+      return startPeriodic({ intervalMs, work: renewDue, logger: opts.logger, what: 'local checkout: renewals' });
     },
   };
 }
