@@ -14,4 +14,19 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // One clock (packages/service-kit/src/clock.ts): what ends by itself (blocks, Premium, the
+    // six-hour head start, link tokens) reads the platform's time, which browser tests and demos
+    // move. A reading that must be real time (a JWT's exp, a NATS start time) says why in a
+    // disable comment; durations use performance.now().
+    files: ['services/*/src/**/*.ts', 'packages/service-kit/src/**/*.ts'],
+    ignores: ['packages/service-kit/src/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: "Use now()/nowMs() from @ruilplein/service-kit (the platform's clock), or performance.now() for a duration." },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "Use now() from @ruilplein/service-kit (the platform's clock) instead of new Date()." },
+      ],
+    },
+  },
 );

@@ -97,7 +97,7 @@ describe('states between the pages pass axe-core', () => {
     await expectAccessible(page, '/register after sending it empty');
   });
 
-  it('the blocked page with its reason', async () => {
+  it('the suspension page (/geblokkeerd) with its reason', async () => {
     const page = await pageOf('guest');
     await page.goto('/');
     await settle(page);

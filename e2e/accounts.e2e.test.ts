@@ -1,9 +1,9 @@
 // Accounts in Chromium against the whole platform: registration, activation by mail, login, the
-// dashboard, the own profile, password reset, logout and the blocked screen (spec 1).
+// dashboard, the own profile, password reset, logout and the suspension screen /geblokkeerd (spec 1).
 import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../services/auth/src/seed/seed.ts';
+import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { linkIn, logInWithForm, mailsTo, newestMailTo, newMember, registerMember, type Member } from './members.ts';
 import { get, platform } from './platform.ts';
@@ -35,9 +35,9 @@ const header = () => page.getByRole('banner');
 const footer = () => page.getByRole('contentinfo');
 const storedToken = () => page.evaluate(() => localStorage.getItem('ruilplein.token'));
 
-/** Sets a member's block in the auth service's own store (there is no screen for it yet). */
-async function block(email: string, value: { reason: 'ban' | 'warnings'; unblockDate?: Date }) {
-  const done = await mongo.db('auth').collection('users').updateOne({ email }, { $set: { block: value } });
+/** Sets a member's suspension in the auth service's own store (moderation's events do it on the platform). */
+async function suspend(email: string, value: { reason: 'ban' | 'warnings'; endsAt?: Date }) {
+  const done = await mongo.db('auth').collection('users').updateOne({ email }, { $set: { suspension: value } });
   expect(done.matchedCount, `user ${email} in auth.users`).toBe(1);
 }
 
@@ -303,18 +303,18 @@ describe('accounts in the browser', () => {
     expect((await page.request.post('/api/auth/refresh')).status()).toBe(401);
   });
 
-  it('a blocked account is sent to /geblokkeerd with the reason and the unblock date', async () => {
+  it('a suspended account is sent to /geblokkeerd with the reason and the end date', async () => {
     const member = await registerMember(newMember('Bram'));
     await logInWithForm(page, member);
 
-    await block(member.email, { reason: 'ban', unblockDate: new Date('2030-06-15T10:00:00Z') });
+    await suspend(member.email, { reason: 'ban', endsAt: new Date('2030-06-15T10:00:00Z') });
     await page.goto('/dashboard');
     await page.waitForURL('**/geblokkeerd');
     await page.getByText('Je bent geblokkeerd door een admin.').waitFor();
     expect(await page.getByTestId('unblock-date').innerText()).toBe('15 juni 2030');
     expect(await header().count()).toBe(0);
 
-    await block(member.email, { reason: 'warnings' });
+    await suspend(member.email, { reason: 'warnings' });
     await page.goto('/dashboard/profile');
     await page.waitForURL('**/geblokkeerd');
     await page.getByText('Je hebt te veel waarschuwingen ontvangen in korte tijd.').waitFor();

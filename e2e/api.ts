@@ -1,11 +1,10 @@
 // The platform's API as the browser tests reach it from outside the browser: members signed in by
 // the API, listings placed with a photo made here, and plain calls.
 import { crc32, deflateSync } from 'node:zlib';
-import type { MongoClient } from 'mongodb';
 import { expect } from 'vitest';
-import type { Category } from '@ruilplein/contracts/browser';
+import { amsterdamDay, type Category } from '@ruilplein/contracts/browser';
 import { newMember, registerMember, type Member } from './members.ts';
-import { get } from './platform.ts';
+import { get, moveClock, platform } from './platform.ts';
 
 const HOUR = 3600_000;
 
@@ -64,8 +63,75 @@ export async function openCategory(): Promise<Category> {
   return category!;
 }
 
-/** Places a listing and moves it a day into the past: a new one is for Premium members in its first six hours. */
-export async function createListing(mongo: MongoClient, category: Category, owner: Account, title: string): Promise<string> {
+/** A listing as the create call answers it: enough to tell when it was placed, and by whom. */
+export interface Placed {
+  id: string;
+  createdAt: string;
+  isPremium: boolean;
+  owner: Pick<Account, 'token'>;
+}
+
+/** How far the platform clock is moved now (0: not moved). */
+export async function clockOffset(): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(platform().clockFile, 'utf8').catch(() => '0');
+  return Number(text.trim() || '0') || 0;
+}
+
+/** Waits until `probe` gives something (projections follow events, so reads lag writes a little); a loop, as hooks cannot use expect.poll. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeout = 30_000): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const found = await probe();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`${what}: not after ${timeout / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Places listings as if `hours` ago, by the platform clock rather than a write to a store: the
+ * clock is put `hours` back while `work` runs and then back where it was, so nothing after sees it
+ * moved (browser tests share one platform). Services re-read the clock within 200 ms, so `place`
+ * checks each listing's `createdAt` and places again one the service made before it read the moved
+ * clock (deleting that one). Once the clock is back, waits until a guest sees the placed listings
+ * that are not Premium-only, and until the owner's offer day is today again (trade's clock).
+ */
+export async function placeEarlier<T>(hours: number, work: (place: (create: () => Promise<Placed>) => Promise<string>) => Promise<T>): Promise<T> {
+  const before = await clockOffset();
+  const back = before - hours * HOUR;
+  const placed: Placed[] = [];
+  await moveClock(back);
+  let result: T;
+  try {
+    result = await work(async (create) => {
+      for (let attempt = 1; ; attempt++) {
+        const listing = await create();
+        // Placed on the moved clock: well before what the clock said before it moved.
+        if (Date.parse(listing.createdAt) < Date.now() + before - (hours * HOUR) / 2) {
+          placed.push(listing);
+          return listing.id;
+        }
+        const removed = await call(`/api/listing/delete/${listing.id}`, { method: 'DELETE', token: listing.owner.token });
+        expect(removed.status, `delete of ${listing.id}, placed before the clock moved`).toBe(200);
+        if (attempt === 20) throw new Error(`the listing service did not take the moved clock (${listing.createdAt})`);
+      }
+    });
+  } finally {
+    await moveClock(before);
+  }
+  for (const listing of placed.filter((l) => !l.isPremium)) {
+    await eventually(`a guest sees listing ${listing.id}`, async () => (await call(`/api/listing/${listing.id}`)).status === 200);
+  }
+  const today = amsterdamDay(Date.now() + before);
+  for (const { token } of new Set(placed.map((l) => l.owner))) {
+    await eventually(`the offer day is ${today} again`, async () => (await call<{ date: string }>('/api/tradeoffer/count', { token })).body.date === today);
+  }
+  return result;
+}
+
+/** Places a listing a day before now (by the clock, see placeEarlier): a new one is for Premium members in its first six hours. */
+export async function createListing(_unused: unknown, category: Category, owner: Account, title: string): Promise<string> {
   const form = new FormData();
   form.set('title', title);
   form.set('description', `${title}: netjes en compleet, op te halen in de buurt.`);
@@ -75,13 +141,11 @@ export async function createListing(mongo: MongoClient, category: Category, owne
   form.set('acceptsItems', 'false');
   form.append('CategoryIDs', category.id);
   form.append('images', new Blob([new Uint8Array(png(48, 36, [31, 122, 77]))], { type: 'image/png' }), 'foto.png');
-  const { status, body } = await call<{ listing: { id: string } }>('/api/listing/create', { method: 'POST', body: form, token: owner.token });
-  expect(status, `create ${title}: ${JSON.stringify(body)}`).toBe(201);
-  const id = body.listing.id;
-  const aged = await mongo
-    .db('listing')
-    .collection<{ _id: string; createdAt: Date }>('listings')
-    .updateOne({ _id: id }, { $set: { createdAt: new Date(Date.now() - 24 * HOUR) } });
-  expect(aged.matchedCount, `listing ${id} in listing.listings`).toBe(1);
-  return id;
+  return placeEarlier(24, (place) =>
+    place(async () => {
+      const { status, body } = await call<{ listing: Placed }>('/api/listing/create', { method: 'POST', body: form, token: owner.token });
+      expect(status, `create ${title}: ${JSON.stringify(body)}`).toBe(201);
+      return { ...body.listing, owner };
+    }),
+  );
 }

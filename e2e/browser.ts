@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, type TestContext } from 'vitest';
-import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../services/auth/src/seed/seed.ts';
+import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
 import { logInWithForm, newMember, registerMember } from './members.ts';
 import { platform } from './platform.ts';
 

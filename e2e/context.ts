@@ -8,7 +8,7 @@ export interface E2EContext {
   controlUrl: string;
   /** Removed after the run: saved login states, rebuilt copies of remotes. */
   tmpDir: string;
-  /** The platform's MongoDB-compatible store: tests set what no screen can yet (a block) in a service's own database. */
+  /** The platform's MongoDB-compatible store: tests set what no screen can yet (a suspension) in a service's own database. */
   mongoUrl: string;
   /** Write a number of milliseconds here to move every service's clock forward (service-kit clock.ts); see `moveClock` in platform.ts. */
   clockFile: string;

@@ -10,19 +10,14 @@ import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MODERATION_MESSAGES } from '@ruilplein/contracts/browser';
-import { png } from './api.ts';
+import { account, call, clockOffset, eventually, placeEarlier, png, type Account, type Placed } from './api.ts';
 import { expectAccessible, settle, trackRequests } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
-import { logInWithForm, newMember, registerMember, type Member } from './members.ts';
-import { get, platform } from './platform.ts';
+import { logInWithForm } from './members.ts';
+import { moveClock, platform } from './platform.ts';
 
 const tag = randomUUID().slice(0, 6);
 const HOUR = 3600_000;
-
-interface Account extends Member {
-  id: string;
-  token: string;
-}
 
 interface Place {
   city: string;
@@ -34,35 +29,6 @@ interface Place {
 const BASE: Place = { city: 'Noordzeedorp', latitude: 54.5, longitude: 4 };
 const NEAR: Place = { city: 'Zandbank', latitude: 54.59, longitude: 4 };
 const FAR: Place = { city: 'Doggersbank', latitude: 55.85, longitude: 4 };
-
-async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: T }> {
-  const { token, ...rest } = init;
-  const res = await get(path, { ...rest, headers: { accept: 'application/json', ...(token && { authorization: `Bearer ${token}` }), ...rest.headers } });
-  const text = await res.text();
-  return { status: res.status, body: (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T };
-}
-
-/** Waits until `probe` gives something (projections follow events, so reads lag writes a little). */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeout = 30_000): Promise<T> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const found = await probe();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not after ${timeout / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function account(firstName: string): Promise<Account> {
-  const member = await registerMember(newMember(firstName));
-  const { status, body } = await call<{ token: string; user: { id: string } }>('/api/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: member.email, password: member.password }),
-  });
-  expect(status, `login of ${firstName}`).toBe(200);
-  return { ...member, id: body.user.id, token: body.token };
-}
 
 /** Saves the member's place on their profile (the listing service learns it from auth's event). */
 async function setPlace(who: Account, place: Place): Promise<void> {
@@ -100,21 +66,15 @@ function formOf(listing: NewListing): FormData {
   return form;
 }
 
-/** What each listing was created with, to save it again unchanged. */
-const made = new Map<string, { owner: Account; listing: NewListing }>();
-
-async function createListing(owner: Account, listing: NewListing): Promise<string> {
+async function createListing(owner: Account, listing: NewListing): Promise<Placed> {
   const form = formOf(listing);
   form.append('images', photo, 'foto.png');
   // The member's rights arrive with auth's events: a premium listing may be refused until they have.
   let last = '';
   try {
     return await eventually(`create ${listing.title}`, async () => {
-      const { status, body } = await call<{ listing?: { id: string } }>('/api/listing/create', { method: 'POST', body: form, token: owner.token });
-      if (status === 201) {
-        made.set(body.listing!.id, { owner, listing });
-        return body.listing!.id;
-      }
+      const { status, body } = await call<{ listing?: Placed }>('/api/listing/create', { method: 'POST', body: form, token: owner.token });
+      if (status === 201) return { ...body.listing!, owner };
       last = `${status} ${JSON.stringify(body)}`;
       if (status >= 500 || status === 401) throw new Error(`create ${listing.title}: ${last}`);
       return undefined;
@@ -126,23 +86,6 @@ async function createListing(owner: Account, listing: NewListing): Promise<strin
 
 let mongo: MongoClient;
 let browser: Browser;
-
-/**
- * Moves listings `hours` into the past, beyond the six hours in which only Premium members see
- * them: the date in the listing service's store, then the listing saved again unchanged by its
- * owner, so its update event carries the date to the search's index.
- */
-async function age(ids: string[], hours: number): Promise<void> {
-  const listings = mongo.db('listing').collection<{ _id: string; createdAt: Date }>('listings');
-  for (const id of ids) {
-    const doc = await listings.findOne({ _id: id });
-    expect(doc, `listing ${id} in listing.listings`).toBeTruthy();
-    await listings.updateOne({ _id: id }, { $set: { createdAt: new Date(new Date(doc!.createdAt).getTime() - hours * HOUR) } });
-    const { owner, listing } = made.get(id)!;
-    const saved = await call(`/api/listing/update/${id}`, { method: 'POST', body: formOf(listing), token: owner.token });
-    expect(saved.status, `update of ${listing.title}: ${JSON.stringify(saved.body)}`).toBe(200);
-  }
-}
 
 async function makePremium(who: Account): Promise<void> {
   const done = await mongo.db('auth').collection('users').updateOne({ email: who.email }, { $set: { roles: ['Gebruiker', 'Premium'] } });
@@ -193,20 +136,23 @@ beforeAll(async () => {
   const [cat1, cat2, cat3] = categories as [Category, Category, Category];
 
   const longText = Array.from({ length: 8 }, (_, i) => `Regel ${i + 1}: de fiets heeft nieuwe banden en een goed slot.`).join('\n');
-  ids.fiets = await createListing(owner, { title: FIETS, description: longText, value: 50, categories: [cat1.id] });
-  ids.gitaarles = await createListing(owner, { title: GITAARLES, value: 30, type: 'service', acceptsItems: true, categories: [cat2.id] });
-  ids.oppassen = await createListing(owner, { title: OPPASSEN, value: 20, type: 'service', acceptsItems: false, categories: [cat2.id] });
-  ids.camera = await createListing(owner, { title: CAMERA, value: 900, categories: [cat1.id] });
-  ids.bank = await createListing(faraway, { title: BANK, value: 45, categories: [cat1.id] });
-  ids.vinyl = await createListing(premium, { title: VINYL, value: 60, premium: true, categories: [cat1.id] });
-  ids.bijles = await createListing(premium, { title: BIJLES, value: 15, type: 'service', categories: [cat2.id] });
-  // Without a value; left out of the title checks, as whether a value filter keeps it is the search's call.
-  ids.kast = await createListing(owner, { title: title('Kast'), categories: [cat1.id] });
+  // Placed seven hours ago by the platform clock: past the six hours in which only Premium members see them.
+  await placeEarlier(7, async (place) => {
+    const placed = (owner: Account, listing: NewListing) => place(() => createListing(owner, listing));
+    ids.fiets = await placed(owner, { title: FIETS, description: longText, value: 50, categories: [cat1.id] });
+    ids.gitaarles = await placed(owner, { title: GITAARLES, value: 30, type: 'service', acceptsItems: true, categories: [cat2.id] });
+    ids.oppassen = await placed(owner, { title: OPPASSEN, value: 20, type: 'service', acceptsItems: false, categories: [cat2.id] });
+    ids.camera = await placed(owner, { title: CAMERA, value: 900, categories: [cat1.id] });
+    ids.bank = await placed(faraway, { title: BANK, value: 45, categories: [cat1.id] });
+    ids.vinyl = await placed(premium, { title: VINYL, value: 60, premium: true, categories: [cat1.id] });
+    ids.bijles = await placed(premium, { title: BIJLES, value: 15, type: 'service', categories: [cat2.id] });
+    // Without a value; left out of the title checks, as whether a value filter keeps it is the search's call.
+    ids.kast = await placed(owner, { title: title('Kast'), categories: [cat1.id] });
+  });
   // Fresh, so seen by Premium members only, and above the default value range: out of every other check.
   for (let i = 1; i <= FILLERS; i++) await createListing(bookseller, { title: title(`Boek ${String(i).padStart(2, '0')}`), value: 200, categories: [cat3.id] });
-  await age([ids.fiets, ids.gitaarles, ids.oppassen, ids.camera, ids.bank, ids.vinyl, ids.bijles, ids.kast], 7);
   // Fresh: only Premium members (and its owner) see it.
-  ids.lamp = await createListing(owner, { title: LAMP, value: 10, categories: [cat1.id] });
+  ids.lamp = (await createListing(owner, { title: LAMP, value: 10, categories: [cat1.id] })).id;
 
   // Every place has reached the listing service once the viewer sees both owners' listings at their distance.
   let seen = '';
@@ -521,5 +467,27 @@ describe("the dashboard's 'Trending in je buurt'", () => {
     const hint = page.getByTestId('trending-place-hint');
     await hint.waitFor();
     expect(await hint.getByRole('link', { name: 'je profiel' }).getAttribute('href')).toBe('/dashboard/profile');
+  });
+});
+
+describe('the head start ends by the platform clock', () => {
+  // Last in this file: the clock is put back after it, and nothing later counts on the lamp being fresh.
+  it('shows a fresh listing to a standard member once the clock has moved seven hours: its page and the search', async () => {
+    await as(viewer);
+    await page.goto(`/dashboard/listing/${ids.lamp}`);
+    await area().getByText('Listing niet gevonden.').waitFor();
+    const before = await clockOffset();
+    await moveClock(before + 7 * HOUR);
+    try {
+      // Every service reads the clock again within 200 ms: wait for the effect, not for a time.
+      await expect.poll(async () => (await call(`/api/listing/${ids.lamp}`, { token: viewer.token })).status, { timeout: 15_000 }).toBe(200);
+      await page.goto(`/dashboard/listing/${ids.lamp}`);
+      await area().getByRole('heading', { name: LAMP, level: 1 }).waitFor();
+      // 25 km and 0 to 100 euro, as in the first search: now with the lamp (10 km, 10 euro).
+      await page.goto('/dashboard/search');
+      await expectShown([FIETS, GITAARLES, OPPASSEN, BIJLES, LAMP]);
+    } finally {
+      await moveClock(before);
+    }
   });
 });

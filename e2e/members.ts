@@ -25,7 +25,8 @@ export function newMember(firstName = 'Sanne'): Member {
 
 /** Every mail the local outbox (/dev/mail/messages.json, newest first) holds for `to`. */
 export async function mailsTo(to: string): Promise<Mail[]> {
-  const res = await get('/dev/mail/messages.json');
+  // One addressee's (the outbox keeps the newest 200 of every service).
+  const res = await get(`/dev/mail/messages.json?to=${encodeURIComponent(to)}`);
   expect(res.status, '/dev/mail/messages.json').toBe(200);
   return ((await res.json()) as Mail[]).filter((mail) => mail.to === to);
 }

@@ -1,15 +1,15 @@
-// Reports, warnings, bans and automatic blocks end to end (spec 2 §2, §4, §8; spec 1 /geblokkeerd;
+// Reports, warnings, bans and automatic suspensions end to end (spec 2 §2, §4, §8; spec 1 /geblokkeerd;
 // issue 14's "Done when"): Eva reports Finn from his listing and Hugo reports him from an offer; the
 // admin sees both on /admin and /admin/reports, warns, then bans Finn with an end date; Finn's open
 // session lands on /geblokkeerd with the reason and the Dutch date, his listing leaves the platform
 // and his offer is cancelled; once the clock passes the date he uses the platform again. Three
-// warnings block Gijs automatically. Eva reaches no admin page and no admin route.
+// warnings suspend Gijs automatically. Eva reaches no admin page and no admin route.
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MODERATION_MESSAGES, type Category } from '@ruilplein/contracts/browser';
-import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../services/auth/src/seed/seed.ts';
+import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
 import { account, call, createListing, json, openCategory, signIn, type Account } from './api.ts';
 import { describeLesserFindings, expectAccessible, lesserFindings } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
@@ -18,7 +18,7 @@ import { moveClock, platform } from './platform.ts';
 
 const tag = randomUUID().slice(0, 6);
 const DAY = 86_400_000;
-// As /geblokkeerd shows it: the Dutch day the block ends.
+// As /geblokkeerd shows it: the Dutch day the suspension ends.
 const longDate = (iso: string) => new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Amsterdam' }).format(new Date(iso));
 
 let mongo: MongoClient;
@@ -170,6 +170,8 @@ describe('the admin', () => {
     await expect.poll(async () => (await call(`/api/listing/${finnsListing}`, { token: eva.token })).status).toBe(404);
     await expect.poll(async () => (await call<{ status: string }>(`/api/tradeoffer/${offerId}`, { token: hugo.token })).body.status).toBe('Cancelled');
     const again = await signIn(finn);
+    // The suspension rides in the token as `sus` (contracts auth/suspensions.ts); the answer keeps the seed's fields.
+    expect(JSON.parse(Buffer.from(again.token.split('.')[1]!, 'base64url').toString())).toMatchObject({ sus: { r: 'ban' } });
     const refused = await call<{ blocked: boolean; reason: string }>('/api/listing/my', { token: again.token });
     expect(refused).toMatchObject({ status: 403, body: { blocked: true, reason: 'ban' } });
   });
@@ -187,8 +189,8 @@ describe('the admin', () => {
   });
 });
 
-describe('the automatic block', () => {
-  it('three warnings in a week block Gijs with the warnings text', async () => {
+describe('the automatic suspension', () => {
+  it('three warnings in a week suspend Gijs with the warnings text', async () => {
     for (const message of ['Eerste waarschuwing', 'Tweede waarschuwing', 'Derde waarschuwing']) {
       const warned = await call('/api/warning/create', { ...json({ userID: gijs.id, adminID: admin.id, message }), token: admin.token });
       expect(warned.status, JSON.stringify(warned.body)).toBe(201);

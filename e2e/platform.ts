@@ -14,7 +14,7 @@ export async function setRemote(name: string, change: { blocked?: boolean; dir?:
 export const get = (path: string, init?: RequestInit) => fetch(new URL(path, platform().url), init);
 
 /**
- * Moves every service's clock (blocks, Premium periods) `ms` ahead of real time; 0 puts it back.
+ * Moves every service's clock (suspensions, Premium periods) `ms` ahead of real time; 0 puts it back.
  * Services re-read it within 200 ms: wait for the effect you expect, not for a time.
  */
 export async function moveClock(ms: number): Promise<void> {

@@ -378,7 +378,7 @@ describe('a whole swap in two browsers', () => {
     ] as const) {
       const page = (current = pageOf(reviewer));
       await page.goto(`/dashboard/user/${who.id}`);
-      const review = page.getByTestId('public-review').filter({ hasText: `${reviewer.firstName} ${reviewer.lastName}` });
+      const review = page.getByTestId('received-review').filter({ hasText: `${reviewer.firstName} ${reviewer.lastName}` });
       await review.getByRole('img', { name: stars }).waitFor();
       await review.getByText(comment).waitFor();
       expect(await review.getByRole('link', { name: `${reviewer.firstName} ${reviewer.lastName}` }).getAttribute('href')).toBe(`/dashboard/user/${reviewer.id}`);

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_HEADER } from '@ruilplein/contracts/browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // @ruilplein/ui is browser code (it imports its CSS): its error class and the token renewal are stood in for.
@@ -114,5 +115,16 @@ describe('uploadWithProgress', () => {
     await expect(uploadWithProgress(options(null))).rejects.toMatchObject({ status: 401, message: 'Niet geautoriseerd. Log opnieuw in.' });
     expect(renewSession).toHaveBeenCalledTimes(1);
     expect(FakeXhr.sent).toHaveLength(2);
+  });
+
+  it('sends the Idempotency-Key it is given, the same one again when it retries after a 401', async () => {
+    FakeXhr.answers = [{ status: 401, body: '{"message":"Token verlopen."}' }, { status: 201, body: '{"message":"ok"}' }];
+    renewSession.mockResolvedValue('fresh');
+    await uploadWithProgress({ ...options(), idempotencyKey: 'formulier-1234' });
+    expect(FakeXhr.sent.map((sent) => sent.headers[IDEMPOTENCY_KEY_HEADER])).toEqual(['formulier-1234', 'formulier-1234']);
+    // Without a key (an edit), none is sent.
+    FakeXhr.answers = [{ status: 200, body: '{"message":"ok"}' }];
+    await uploadWithProgress(options());
+    expect(FakeXhr.sent[2]!.headers).not.toHaveProperty(IDEMPOTENCY_KEY_HEADER);
   });
 });

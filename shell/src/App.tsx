@@ -1,8 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { onBlocked, Page, Spinner, useSession } from '@ruilplein/ui';
+import { onSuspended, Page, Spinner, useSession } from '@ruilplein/ui';
 import { canSee, type Audience, type Mount } from '@ruilplein/ui/area';
-import type { BlockedState } from './account/Blocked.tsx';
+import type { SuspendedState } from './account/Suspended.tsx';
 import { accountScreenRoutes, verifyEmailRoute } from './account/routes.tsx';
 import { pageAt, useAreas } from './areas.ts';
 import { DashboardHome, DashboardLayout, Profile } from './dashboard/index.ts';
@@ -65,13 +65,13 @@ function AdminGate() {
   return <RemoteOutlet mount="admin" />;
 }
 
-/** Wherever a call is refused because the member is blocked, /geblokkeerd shows why (spec 1 §2). */
-function BlockedWatch() {
+/** Wherever a call is refused because the member is suspended, /geblokkeerd shows why (spec 1 §2). */
+function SuspendedWatch() {
   const navigate = useNavigate();
   useEffect(
     () =>
-      onBlocked((block) => {
-        const state: BlockedState = { reason: block.reason, unblockDate: block.unblockDate };
+      onSuspended((suspension) => {
+        const state: SuspendedState = { reason: suspension.reason, unblockDate: suspension.unblockDate };
         void navigate('/geblokkeerd', { replace: true, state });
       }),
     [navigate],
@@ -84,7 +84,7 @@ export function App() {
     <>
       {/* Outside <Routes>: every route change starts at the top (spec 1 §2). */}
       <ScrollToTop />
-      <BlockedWatch />
+      <SuspendedWatch />
       <Routes>
         <Route element={<PublicLayout />}>
           {publicPageRoutes}

@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { startPlatform, type Platform } from '@ruilplein/local/platform';
 import { testStores } from '@ruilplein/local/testing';
 import { createClient } from 'redis';
-import { DEMO_ACCOUNTS, DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../../../services/auth/src/seed/seed.ts';
+import { DEMO_ADMIN_EMAIL, DEMO_MEMBERS, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
 
 /** Who calls: nobody, two ordinary members, a Premium member and a Beheerder. */
 export const ROLES = ['guest', 'member', 'other', 'premium', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 export type SignedInRole = Exclude<Role, 'guest'>;
 
-/** The accounts local mode seeds (services/auth/src/seed/seed.ts), one per signed-in role; `fuzzer` is schemathesis'. */
+/** The accounts local mode seeds (packages/contracts/src/demo.ts), one per signed-in role; `fuzzer` is schemathesis'. */
 export const ACCOUNT_EMAILS: Record<SignedInRole | 'fuzzer', string> = {
   member: 'sanne@ruilplein.local',
   other: 'daan@ruilplein.local',
@@ -85,7 +85,7 @@ export async function startChecksPlatform(): Promise<ChecksPlatform> {
     async signIn(role) {
       if (!authUrl) throw new Error('the auth service is not running: nobody can sign in');
       const email = ACCOUNT_EMAILS[role];
-      if (!DEMO_ACCOUNTS.some((a) => a.email === email)) throw new Error(`${email} is no longer a seeded demo account`);
+      if (!Object.values(DEMO_MEMBERS).some((a) => a.email === email)) throw new Error(`${email} is no longer a seeded demo account`);
       // Straight to auth, from an address of its own: the fuzzing's failed logins count per client
       // and must not lock these logins out (auth trusts X-Forwarded-For from loopback, as from the gateway).
       const res = await fetch(`${authUrl}/api/auth/login`, {

@@ -2,8 +2,7 @@
 // that needs real credentials, a call that ends the session. Keyed by `METHOD path`; a route not
 // listed gets inputs made from its schemas (infra/checks/src/routes.ts dummyInput).
 import { randomUUID } from 'node:crypto';
-import { DEMO_PASSWORD } from '../../../services/auth/src/seed/seed.ts';
-import { DEMO_LISTINGS, demoListingIdByTitle } from '../../../services/listing/src/seed/demo.ts';
+import { DEMO_LISTINGS, DEMO_PASSWORD, demoListingIdByTitle } from '@ruilplein/contracts/demo';
 import { ACCOUNT_EMAILS, type Role, type SignedInRole } from '../src/platform.ts';
 import type { Expectation } from '../src/matrix.ts';
 import type { RequestInput } from '../src/routes.ts';
@@ -51,7 +50,7 @@ const ownAndOtherMembers = ({ ids }: FixtureContext): Sample[] => [
 ];
 
 /**
- * Listings local mode seeds for the demo members (services/listing/src/seed/demo.ts; their ids
+ * Listings local mode seeds for the demo members (packages/contracts/src/demo.ts; their ids
  * follow from the owner's id): the member's bike (public, days old), the admin's turntable
  * (premium-only) and tent (public).
  */
@@ -154,7 +153,7 @@ export const FIXTURES: Record<string, Fixture> = {
   // traded with is refused by the rule of reviews.
   // Someone else, with a reason: a repeat is a 409 (one open report per pair), which still lets the caller through.
   'POST /api/report/create': { samples: ({ role, ids }) => [{ name: 'another member', body: { reportedID: role === 'other' ? ids.member : ids.other, reason: 'Controle van de toegang' } }] },
-  // On an account nobody has: warnings add up to a block, and a banned member would fail every later check.
+  // On an account nobody has: warnings add up to a suspension, and a suspended member would fail every later check.
   'POST /api/warning/create': { destructive: true, samples: () => [{ name: 'unknown member', body: { userID: NOBODY, message: 'Controle van de toegang' } }] },
   'POST /api/ban/create': { destructive: true, samples: () => [{ name: 'unknown member', body: { userID: NOBODY, reason: 'Controle van de toegang' } }] },
   // A well-formed id nobody paid with: 404 for everyone, as the route is public.

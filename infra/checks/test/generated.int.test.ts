@@ -106,28 +106,28 @@ describe('authorization matrix', () => {
   });
 });
 
-// A blocked member (contracts auth/blocks.ts) gets 403 with the block from every route that needs a
-// login, except those declared `whileBlocked`; the same list the gateway and the kit read.
-describe('a blocked member', () => {
-  it('is refused with the block everywhere but the public and whileBlocked routes', async () => {
+// A suspended member (contracts auth/suspensions.ts) gets 403 with the suspension from every route
+// that needs a login, except those declared `whileSuspended`; the same list the gateway and the kit read.
+describe('a suspended member', () => {
+  it('is refused with the suspension everywhere but the public and whileSuspended routes', async () => {
     const { mongoUrl } = testStores();
     const auth = await connectMongo(mongoUrl, 'auth');
     const users = auth.collection('users');
     const email = ACCOUNT_EMAILS.fuzzer;
     const failures: string[] = [];
     try {
-      await users.updateOne({ email }, { $set: { block: { reason: 'ban', unblockDate: new Date(Date.now() + 86_400_000) } } });
-      const blocked = await platform.signIn('fuzzer');
+      await users.updateOne({ email }, { $set: { suspension: { reason: 'ban', endsAt: new Date(Date.now() + 86_400_000) } } });
+      const suspended = await platform.signIn('fuzzer');
       for (const route of routes.filter((r) => serviceIsBuilt(r.service) && !FIXTURES[routeKey(r)]?.endsSession)) {
-        const answer = await callRoute(platform.url, route, dummyInput(route), blocked);
+        const answer = await callRoute(platform.url, route, dummyInput(route), suspended);
         stats.matrixCalls++;
-        const open = route.access === 'public' || route.whileBlocked === true;
+        const open = route.access === 'public' || route.whileSuspended === true;
         if (open ? !meets(answer, 'allowed') : answer.status !== 403 || !/"blocked":true/.test(answer.text)) {
-          failures.push(`${routeKey(route)}: ${open ? 'expected to be let through' : 'expected 403 with the block'}, got ${answer.status} ${answer.text}`);
+          failures.push(`${routeKey(route)}: ${open ? 'expected to be let through' : 'expected 403 with the suspension'}, got ${answer.status} ${answer.text}`);
         }
       }
     } finally {
-      await users.updateOne({ email }, { $unset: { block: '' } });
+      await users.updateOne({ email }, { $unset: { suspension: '' } });
       await auth.close();
     }
     expect(failures).toEqual([]);

@@ -13,7 +13,10 @@ export interface EdgeOptions {
   shellDir: string;
   /** Each remote's build by name (`{ listings: '…/mfe-listings/dist' }`), served under `/mfe/<name>/`. */
   remotes?: Record<string, string>;
-  /** The auth service: `/dev/mail` (local mode's mail outbox) goes there, for clients on this machine only. */
+  /**
+   * The auth service: `/dev/mail` (local mode's mail outbox) goes there, for clients on this machine
+   * only. It shows the mail of every service: they all keep it in one database (service-kit mail/).
+   */
   mailUrl?: string;
 }
 

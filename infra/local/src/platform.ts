@@ -20,6 +20,8 @@ export const fixedPorts = {
   stores: { mongo: 27117, redis: 6479, nats: 4322 } as Record<StoreName, number>,
 };
 const domainServices = SERVICE_NAMES;
+/** The registry's services use NATS, each as its own user; the gateway does not. */
+const usesNats = (name: string) => (domainServices as readonly string[]).includes(name);
 const servicesDir = join(repoRoot, 'services');
 const UP_WITHIN_MS = 60_000;
 
@@ -100,8 +102,10 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     for (const f of frontends) if (!existsSync(f.marker)) log(`${f.package} is not built (no ${f.marker}): run \`npm run build -w ${f.package}\``);
 
     const names = findServices(log);
-    // Each service its own NATS user (infra/local/src/stores.ts natsPermissions).
-    const stores = await startStores({ dataDir: opts.dataDir, ports: opts.ports === 'fixed' ? fixedPorts.stores : {}, envPrefix: opts.envPrefix, log, natsUsers: names });
+    // Each service its own NATS user, its rights from the contracts registry (contracts nats.ts);
+    // the gateway uses no NATS.
+    const natsUsers = names.filter(usesNats);
+    const stores = await startStores({ dataDir: opts.dataDir, ports: opts.ports === 'fixed' ? fixedPorts.stores : {}, envPrefix: opts.envPrefix, log, natsUsers });
     stack.push(() => stores.stop());
     checkAbort();
 
@@ -209,11 +213,11 @@ function startService(
       TRUSTED_PROXY_HOPS: name === 'gateway' ? '1' : '2',
       MONGODB_URL: stores.mongoUrl,
       REDIS_URL: stores.redisUrl,
-      NATS_URL: stores.natsUrlFor(name),
+      ...(usesNats(name) && { NATS_URL: stores.natsUrlFor(name) }),
       AUTH_JWKS_URL: `http://127.0.0.1:${ports.auth}/.well-known/jwks.json`,
       ...upstreams,
       RUILPLEIN_MODE: 'local',
-      // Journeys move the clock for blocks and Premium periods that end by themselves (service-kit clock.ts).
+      // Journeys move the clock for suspensions and Premium periods that end by themselves (service-kit clock.ts).
       RUILPLEIN_CLOCK_FILE: clockFileOf(opts.dataDir),
       PUBLIC_URL: local.publicUrl,
       ...(name === 'auth' && { AUTH_JWT_PRIVATE_KEY: local.jwtKey }),

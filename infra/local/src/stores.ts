@@ -4,7 +4,8 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SERVICE_NAMES } from '@ruilplein/contracts';
+import { NATS_ADMIN, natsPermissions, registry, SERVICE_NAMES, type ServiceEntry, type ServiceName } from '@ruilplein/contracts';
+import { LOCAL_STORES_FILE, type LocalStoresFile } from '@ruilplein/service-kit/deadletter-cli';
 import { MongoClient } from 'mongodb';
 import { hasExited, onOutputLines, spawnChild, stopChild } from './children.ts';
 import { dockerAnswers } from './docker.ts';
@@ -24,8 +25,8 @@ export interface Stores {
   /** As the privileged user (tests, tools, the runner) when this runner started NATS with users. */
   natsUrl: string;
   /**
-   * The NATS URL a service connects with: as its own user (it may publish only its own subjects,
-   * see natsServerConfig), or natsUrl when NATS came from the environment (no users imposed).
+   * The NATS URL a service connects with: as its own user (its rights come from the contracts'
+   * registry, see natsServerConfig), or natsUrl when NATS came from the environment (no users imposed).
    */
   natsUrlFor(service: string): string;
   kind: StoreKinds;
@@ -49,8 +50,7 @@ export interface StartStoresOptions {
 
 /** The services that use NATS: every service of the contracts' registry (the gateway does not). */
 export const NATS_SERVICES = SERVICE_NAMES;
-/** Full rights: tests, tools (`npm run deadletter`) and the runner. */
-export const NATS_ADMIN = 'ruilplein-admin';
+export { NATS_ADMIN };
 
 export const storeEnv = { mongo: 'MONGODB_URL', redis: 'REDIS_URL', nats: 'NATS_URL' } as const;
 
@@ -80,6 +80,9 @@ export async function startStores(opts: StartStoresOptions): Promise<Stores> {
     opts.log?.(`${name}: ${s.kind} at ${s.url}`);
   }
   const natsUsers = nats.value.userUrls;
+  // For tools (`npm run deadletter`): where this runner's stores are, NATS as the privileged user.
+  const forTools: LocalStoresFile = { mongoUrl: mongo.value.url, natsUrl: natsUsers?.[NATS_ADMIN] ?? nats.value.url };
+  writeFileSync(join(opts.dataDir, LOCAL_STORES_FILE), `${JSON.stringify(forTools, null, 2)}\n`, { mode: 0o600 });
   return {
     mongoUrl: mongo.value.url,
     redisUrl: redis.value.url,
@@ -205,29 +208,18 @@ function userUrls(url: string, users: NatsUsers): Record<string, string> {
 }
 
 /**
- * What a service's NATS user may do: publish its own events (`<service>.>`, its stream), its
- * dead letters (`deadletter.<service>.<durable>`), requests to others' queries (`rpc.>`), and
- * the JetStream API and acks; receive its own queries (`rpc.<service>.>`) and replies
- * (`_INBOX.>`, where JetStream delivers too); answer the requests it received. So no service can
- * publish another's events. The Helm chart's in-cluster NATS gives the same rights
- * (helm/ruilplein/templates/nats-config.yaml).
+ * nats-server reads JSON as configuration. Each service's rights come from its registry entry
+ * (the contracts' natsPermissions), as the umbrella chart's do; `entries` stands in for the
+ * registry in tests.
  */
-export function natsPermissions(service: string) {
-  return {
-    publish: { allow: [`${service}.>`, `deadletter.${service}.>`, 'rpc.>', '$JS.API.>', '$JS.ACK.>'] },
-    subscribe: { allow: [`rpc.${service}.>`, '_INBOX.>'] },
-    allow_responses: true,
-  };
-}
-
-/** nats-server reads JSON as configuration. */
-export function natsServerConfig(users: NatsUsers): string {
-  const entries = Object.entries(users).map(([user, password]) => ({
-    user,
-    password,
-    ...(user !== NATS_ADMIN && { permissions: natsPermissions(user) }),
-  }));
-  return `${JSON.stringify({ authorization: { users: entries } }, null, 2)}\n`;
+export function natsServerConfig(users: NatsUsers, entries: Readonly<Record<string, Pick<ServiceEntry, 'name' | 'nats'>>> = registry): string {
+  const list = Object.entries(users).map(([user, password]) => {
+    if (user === NATS_ADMIN) return { user, password };
+    const entry = entries[user as ServiceName];
+    if (!entry) throw new Error(`NATS user ${user}: no service of that name in the contracts' registry (packages/contracts/src/registry.ts)`);
+    return { user, password, permissions: natsPermissions(entry) };
+  });
+  return `${JSON.stringify({ authorization: { users: list } }, null, 2)}\n`;
 }
 
 export function freePort(): Promise<number> {

@@ -52,6 +52,9 @@ function Counter({ id, length, warn, max }: { id: string; length: number; warn: 
  * description, categories, value, photos with a preview, Premium-only; sent as multipart with the
  * upload's progress shown, then back to 'Mijn Listings'.
  */
+/** A random Idempotency-Key; `randomUUID` exists only on secure origins, `getRandomValues` everywhere. */
+const newSubmissionKey = () => crypto.randomUUID?.() ?? Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 export function ListingForm({ listing }: { listing?: Listing }) {
   const editing = Boolean(listing);
   const session = useSession();
@@ -66,6 +69,10 @@ export function ListingForm({ listing }: { listing?: Listing }) {
   const [progress, setProgress] = useState(0);
   const [saved, setSaved] = useState(false);
   const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // One Idempotency-Key per submission of a new listing: kept while the form stays as sent, so
+  // sending it again after an error (a lost answer, a timeout) cannot place it twice; a change to
+  // the form makes the next send a new submission.
+  const submission = useRef<string | undefined>(undefined);
   const fields = useRef<Partial<Record<DraftField, HTMLElement | null>>>({});
   const id = useId();
   const ids = {
@@ -90,13 +97,14 @@ export function ListingForm({ listing }: { listing?: Listing }) {
   useEffect(() => () => clearTimeout(redirect.current), []);
 
   const save = useMutation({
-    mutationFn: ({ form }: { form: FormData }) =>
+    mutationFn: ({ form, idempotencyKey }: { form: FormData; idempotencyKey?: string }) =>
       uploadWithProgress<{ message: string; listing: Listing }>({
         method: 'POST',
         url: listing ? listingApi.update.path.replace(':id', encodeURIComponent(listing.id)) : listingApi.create.path,
         form,
         token: session.token,
         onProgress: setProgress,
+        ...(idempotencyKey && { idempotencyKey }),
       }),
     onSuccess: async () => {
       setSaved(true);
@@ -111,11 +119,15 @@ export function ListingForm({ listing }: { listing?: Listing }) {
   });
   const busy = save.isPending || saved;
 
-  const change = (next: Partial<ListingDraft>) => setDraft((current) => ({ ...current, ...next }));
+  const change = (next: Partial<ListingDraft>) => {
+    submission.current = undefined;
+    setDraft((current) => ({ ...current, ...next }));
+  };
 
   const choosePhotos = (chosen: FileList | null) => {
     if (!chosen?.length) return;
     const { photos: next, problem } = addPhotos(photos, [...chosen]);
+    submission.current = undefined;
     setPhotos(next);
     setNotice(problem ? { ok: false, message: problem } : null);
     if (!problem && invalid === 'photos') setInvalid(null);
@@ -135,7 +147,8 @@ export function ListingForm({ listing }: { listing?: Listing }) {
     setProgress(0);
     // Only a service accepts items; a member without Premium cannot make a Premium-only listing.
     const sent = { ...draft, acceptsItems: draft.listingType === 'service' && draft.acceptsItems, isPremium: session.isPremium && draft.isPremium };
-    save.mutate({ form: listingFormData(sent, photos, editing ? 'update' : 'create') });
+    if (!editing) submission.current ??= newSubmissionKey();
+    save.mutate({ form: listingFormData(sent, photos, editing ? 'update' : 'create'), ...(!editing && { idempotencyKey: submission.current }) });
   };
 
   const current: CarouselPhoto[] =
@@ -291,7 +304,10 @@ export function ListingForm({ listing }: { listing?: Listing }) {
                 <span>
                   {photo.name} ({kilobytes.format(photo.size / 1024)} kB)
                 </span>
-                <button type="button" className={buttonClass('link')} onClick={() => setPhotos(photos.filter((_, at) => at !== index))}>
+                <button type="button" className={buttonClass('link')} onClick={() => {
+                  submission.current = undefined;
+                  setPhotos(photos.filter((_, at) => at !== index));
+                }}>
                   <Trash2 aria-hidden="true" size={16} />
                   Verwijderen<span className={styles.visuallyHidden}> {photo.name}</span>
                 </button>

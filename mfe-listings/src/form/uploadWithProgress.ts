@@ -2,6 +2,7 @@
 // which fetch (under the ui client's `request`) cannot. Same contract otherwise: the session's
 // token as bearer, a Dutch `ApiError` from the answer's `{message}`, and one renewal of the token
 // and one retry after a 401.
+import { IDEMPOTENCY_KEY_HEADER } from '@ruilplein/contracts/browser';
 import { ApiError, renewSession } from '@ruilplein/ui';
 
 export interface UploadOptions {
@@ -11,6 +12,12 @@ export interface UploadOptions {
   form: FormData;
   /** The session's token; null sends none. */
   token: string | null;
+  /**
+   * The create's `Idempotency-Key`: one per form submission, the same on every retry of it (here
+   * after a renewed token, or the member sending the unchanged form again), so a create that
+   * went through but whose answer was lost is answered again instead of made twice.
+   */
+  idempotencyKey?: string;
   /** The share of the body sent so far, 0 to 1; starts again when the call is retried. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
@@ -44,13 +51,14 @@ export function errorOf(status: number, contentType: string, text: string): ApiE
   return new ApiError(fallbackMessages[status] ?? genericMessage, status, body);
 }
 
-function send<R>({ method, url, form, onProgress, signal }: UploadOptions, token: string | null): Promise<R> {
+function send<R>({ method, url, form, onProgress, signal, idempotencyKey }: UploadOptions, token: string | null): Promise<R> {
   return new Promise<R>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     xhr.setRequestHeader('accept', 'application/json');
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    if (idempotencyKey) xhr.setRequestHeader(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };

@@ -1,7 +1,9 @@
 // The add and edit forms' checks, in the order spec 2 §5 gives, and the rules for chosen photos.
 import {
+  LISTING_CATEGORIES_MIN,
   LISTING_MESSAGES,
   LISTING_PHOTOS_MAX,
+  LISTING_PHOTOS_MIN,
   LISTING_PHOTOS_MAX_TOTAL_BYTES,
   LISTING_TITLE_MAX_LENGTH,
   LISTING_DESCRIPTION_MAX_LENGTH,
@@ -48,8 +50,8 @@ export function addProblem(draft: ListingDraft, photoCount: number, signedIn: bo
   if (!signedIn) return { message: shown(LISTING_MESSAGES.notLoggedIn) };
   const text = textProblems(draft);
   if (text) return { ...text, message: shown(text.message) };
-  if (photoCount < 1) return { field: 'photos', message: shown(LISTING_MESSAGES.photoRequired) };
-  if (draft.categoryIds.length < 1) return { field: 'categories', message: shown(LISTING_MESSAGES.categoryRequired) };
+  if (photoCount < LISTING_PHOTOS_MIN) return { field: 'photos', message: shown(LISTING_MESSAGES.photoRequired) };
+  if (draft.categoryIds.length < LISTING_CATEGORIES_MIN) return { field: 'categories', message: shown(LISTING_MESSAGES.categoryRequired) };
   return undefined;
 }
 
@@ -57,7 +59,7 @@ export function addProblem(draft: ListingDraft, photoCount: number, signedIn: bo
 export function editProblem(draft: ListingDraft): Problem | undefined {
   const text = textProblems(draft);
   if (text) return text;
-  if (draft.categoryIds.length < 1) return { field: 'categories', message: 'Selecteer minimaal één categorie.' };
+  if (draft.categoryIds.length < LISTING_CATEGORIES_MIN) return { field: 'categories', message: 'Selecteer minimaal één categorie.' };
   return undefined;
 }
 

@@ -1,9 +1,8 @@
 import { useEffect } from 'react';
-import { DEFAULT_AVATAR, listingApi, REVIEW_MESSAGES, tradeApi, userApi, type PublicStats, type PublicUser } from '@ruilplein/contracts/browser';
-import { ApiError, EmptyState, ErrorMessage, failureMessage, formatDate, Loaded, Page, Spinner, useApi, useSession } from '@ruilplein/ui';
-import { Link, useParams } from 'react-router-dom';
+import { DEFAULT_AVATAR, listingApi, userApi, type PublicStats, type PublicUser } from '@ruilplein/contracts/browser';
+import { ApiError, EmptyState, ErrorMessage, failureMessage, Loaded, Page, ReceivedReviews, Spinner, useApi, useSession } from '@ruilplein/ui';
+import { useParams } from 'react-router-dom';
 import { ListingCard, ListingCardList } from '../common/ListingCard.tsx';
-import { Stars } from './Stars.tsx';
 import * as styles from './PublicProfilePage.module.css';
 
 const rating = new Intl.NumberFormat('nl-NL', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -46,35 +45,6 @@ function StatTiles({ userId }: { userId: string }) {
         <dd data-testid="stat-listings">{show(figures?.activeListings)}</dd>
       </div>
     </dl>
-  );
-}
-
-/** The reviews the member received (spec 2 §2): who wrote it, the stars, when, and the comment. */
-function ReceivedReviews({ userId }: { userId: string }) {
-  const reviews = useApi(tradeApi.reviews, { params: { id: userId } });
-  // Reviews that cannot be fetched are only logged (spec 2 §8).
-  useEffect(() => {
-    if (reviews.isError) console.warn('Kon reviews niet ophalen', reviews.error);
-  }, [reviews.isError, reviews.error]);
-  if (reviews.isPending) return <Spinner label="Reviews worden geladen…" />;
-  if (reviews.isError) return null;
-  if (reviews.data.length === 0) return <EmptyState>Deze gebruiker heeft nog geen reviews ontvangen.</EmptyState>;
-  return (
-    <ul className={styles.reviews} data-testid="public-reviews">
-      {reviews.data.map((review) => (
-        <li key={review.id} className={styles.review} data-testid="public-review">
-          <p className={styles.reviewHead}>
-            <img className={styles.reviewer} src={review.reviewer.profilePicture || DEFAULT_AVATAR} alt="" width={32} height={32} loading="lazy" />
-            <Link to={`/dashboard/user/${encodeURIComponent(review.reviewer.id)}`}>
-              {review.reviewer.firstName} {review.reviewer.lastName}
-            </Link>
-            <Stars rating={review.rating} />
-            <span className={styles.sub}>{formatDate(review.createdAt)}</span>
-          </p>
-          <p className={styles.comment}>{review.comment.trim() || REVIEW_MESSAGES.noComment}</p>
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -129,7 +99,7 @@ function Profile({ user }: { user: PublicUser }) {
         <h2 id="public-reviews-title" className={styles.sectionTitle}>
           Ontvangen reviews
         </h2>
-        <ReceivedReviews userId={user.id} />
+        <ReceivedReviews userId={user.id} empty="Deze gebruiker heeft nog geen reviews ontvangen." />
       </section>
       <section aria-labelledby="public-listings-title">
         <h2 id="public-listings-title" className={styles.sectionTitle}>

@@ -7,12 +7,15 @@ export * from './routes.ts';
 export * from './events.ts';
 export * from './errors.ts';
 export * from './ownership.ts';
+export * from './membership.ts';
+export * from './text.ts';
 export * from './registry.ts';
+export * from './nats.ts';
 
 export * from './auth/rules.ts';
 export * from './auth/refs.ts';
 export * from './auth/tokens.ts';
-export * from './auth/blocks.ts';
+export * from './auth/suspensions.ts';
 export * from './auth/routes.ts';
 export * from './auth/events.ts';
 export * from './auth/queries.ts';

@@ -39,6 +39,13 @@ export interface ServiceEntry {
   routes: Readonly<Record<string, Readonly<Record<string, RouteDef>>>>;
   events: EventRegistry;
   queries: Readonly<Record<string, Readonly<Record<string, QueryDef>>>>;
+  /**
+   * Its JetStream use beyond its own stream (named after it): each durable consumer it owns
+   * (`<service>-<purpose>`) with the stream it reads, and the streams it follows with ephemeral
+   * ordered consumers. Its NATS user's rights come from this (nats.ts); a consumer declared
+   * nowhere here is refused by NATS.
+   */
+  nats: { durables: Readonly<Record<string, string>>; follows?: readonly string[] };
 }
 
 export const registry = {
@@ -49,6 +56,7 @@ export const registry = {
     routes: { auth: authRoutes, user: userRoutes, adminUser: adminUserRoutes, geo: geoRoutes },
     events: authEvents,
     queries: { auth: authQueries },
+    nats: { durables: { 'auth-listing-counts': 'listing', 'auth-membership': 'payment', 'auth-moderation': 'moderation', 'auth-trade-counts': 'trade' } },
   },
   listing: {
     name: 'listing',
@@ -57,6 +65,8 @@ export const registry = {
     routes: { category: categoryRoutes, listing: listingRoutes, wishlist: wishlistRoutes },
     events: listingEvents,
     queries: { category: categoryQueries, inventory: inventoryQueries },
+    // Search and the category cache follow streams from a position of their own, on each replica.
+    nats: { durables: { 'listing-members': 'auth', 'listing-moderation': 'moderation', 'listing-trades': 'trade' }, follows: ['auth', 'listing', 'trade'] },
   },
   trade: {
     name: 'trade',
@@ -65,6 +75,7 @@ export const registry = {
     routes: { trade: tradeRoutes },
     events: tradeEvents,
     queries: { trade: tradeQueries },
+    nats: { durables: { 'trade-listings': 'listing', 'trade-members': 'auth', 'trade-moderation': 'moderation', 'trade-outcomes': 'trade' } },
   },
   chat: {
     name: 'chat',
@@ -73,6 +84,7 @@ export const registry = {
     routes: { chat: chatRoutes },
     events: chatEvents,
     queries: { chat: chatQueries },
+    nats: { durables: { 'chat-members': 'auth', 'chat-offers': 'trade' } },
   },
   moderation: {
     name: 'moderation',
@@ -81,6 +93,7 @@ export const registry = {
     routes: { moderation: moderationRoutes },
     events: moderationEvents,
     queries: { moderation: moderationQueries },
+    nats: { durables: { 'moderation-listings': 'listing', 'moderation-members': 'auth' } },
   },
   payment: {
     name: 'payment',
@@ -89,6 +102,7 @@ export const registry = {
     routes: { payment: paymentRoutes },
     events: paymentEvents,
     queries: { payment: paymentQueries },
+    nats: { durables: {} },
   },
 } satisfies Record<ServiceName, ServiceEntry>;
 
@@ -155,10 +169,23 @@ export function registryProblems(entries: readonly ServiceEntry[] = services): s
         const covering = owner(examplePath(route.path));
         if (covering !== route.service) problems.push(`${label}: its path belongs to ${covering ?? 'nobody'}, not ${route.service}`);
         // Express matches case-insensitively, whatever the parameters are called.
-        const key = `${route.method} ${route.path.toLowerCase().replace(/:\w+/g, ':').replace(/\*\w+/g, '*').replace(/(.)\/+$/, '$1')}`;
+        const key = routeKey(route);
         const before = seen.get(key);
         if (before) problems.push(`${label} and ${before} are the same route`);
         else seen.set(key, label);
+      }
+    }
+    // Routes are mounted in table order (the service kit's createApp): an earlier route that
+    // matches a later one's path would take its requests (`/api/listing/:id` before `/my`).
+    const mounted: { label: string; key: string; method: string; pattern: RegExp }[] = [];
+    for (const [group, routes] of Object.entries(entry.routes)) {
+      for (const [name, route] of Object.entries(routes)) {
+        const label = `${entry.name} ${group}.${name} (${route.method.toUpperCase()} ${route.path})`;
+        const key = routeKey(route);
+        // The same route twice is reported as such above.
+        const earlier = mounted.find((m) => m.method === route.method && m.key !== key && m.pattern.test(examplePath(route.path)));
+        if (earlier) problems.push(`${label} is shadowed by ${earlier.label}, mounted before it`);
+        mounted.push({ label, key, method: route.method, pattern: routePattern(route.path) });
       }
     }
     for (const subject of Object.keys(entry.events)) {
@@ -176,4 +203,17 @@ export function registryProblems(entries: readonly ServiceEntry[] = services): s
     if (other && name < other[0]) problems.push(`${name} and ${other[0]} both use port ${port}`);
   }
   return problems;
+}
+
+/** Method and path as express tells routes apart: case-insensitive, whatever the parameters are called. */
+const routeKey = (route: RouteDef) => `${route.method} ${route.path.toLowerCase().replace(/:\w+/g, ':').replace(/\*\w+/g, '*').replace(/(.)\/+$/, '$1')}`;
+
+/** The paths an express route matches: parameters take a segment, wildcards the rest. */
+function routePattern(path: string): RegExp {
+  const source = path
+    .replace(/[.+?^$()[\]\\|]/g, '\\$&')
+    .replace(/\{([^}]*)\}/g, '(?:$1)?')
+    .replace(/\*\w+/g, '.+')
+    .replace(/:\w+/g, '[^/]+');
+  return new RegExp(`^${source}/?$`, 'i');
 }

@@ -51,10 +51,10 @@ export interface RouteDef<
   /** Answers carry personal data: `Cache-Control: no-store` (the default for non-public routes). */
   personal?: boolean;
   /**
-   * A blocked member may still call it (their status, the session check, sign-out); every other
-   * route that needs a login answers them 403 with the block (auth/blocks.ts).
+   * A suspended member may still call it (their status, the session check, sign-out); every other
+   * route that needs a login answers them 403 with the suspension (auth/suspensions.ts).
    */
-  whileBlocked?: true;
+  whileSuspended?: true;
   params?: P;
   query?: Q;
   body?: B;
@@ -68,6 +68,12 @@ export interface RouteDef<
   status?: number;
   /** The answer is an HTML page (the local checkout), not JSON. */
   html?: true;
+  /**
+   * The route takes an optional `Idempotency-Key` header (listing rules: IDEMPOTENCY_KEY_*): a
+   * repeat by the same member with the same key answers the first result and changes nothing; the
+   * same key with another body is a 422. The handler keeps the results.
+   */
+  idempotent?: true;
 }
 
 /** One file field of a form route; a field with more files or a larger file is a 400. */
@@ -105,7 +111,7 @@ export interface RouteRefDef {
   rateLimit?: RateLimitDef;
   caller?: CallerFieldsDef;
   personal?: boolean;
-  whileBlocked?: true;
+  whileSuspended?: true;
   /** A form (multipart) body; the route declares its file fields. */
   form?: true;
 }

@@ -55,7 +55,7 @@ describe('@ruilplein/contracts/browser', () => {
       ...(r.caller && { caller: r.caller }),
       ...(r.personal !== undefined && { personal: r.personal }),
       ...(r.form && { form: true }),
-      ...(r.whileBlocked && { whileBlocked: true }),
+      ...(r.whileSuspended && { whileSuspended: true }),
     });
     let seen = 0;
     for (const entry of Object.values(registry)) {

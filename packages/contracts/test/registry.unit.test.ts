@@ -37,6 +37,7 @@ const entry = (name: ServiceEntry['name'], port: number, prefixes: string[], rou
   routes: { main: Object.fromEntries(routes.map((r, i) => [`r${i}`, r])) },
   events: {},
   queries: {},
+  nats: { durables: {} },
 });
 
 describe('the registry', () => {
@@ -88,6 +89,14 @@ describe('registryProblems finds', () => {
     ]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/are the same route$/);
+  });
+
+  it('a route that an earlier route of its service would take, since routes are mounted in registry order', () => {
+    const problems = registryProblems([
+      entry('auth', 1, ['/api/auth/*'], [route('auth', 'get', '/api/auth/x/:id'), route('auth', 'get', '/api/auth/x/my'), route('auth', 'post', '/api/auth/x/my'), route('auth', 'get', '/api/auth/y/mine'), route('auth', 'get', '/api/auth/y/:id')]),
+    ]);
+    // Only the fixed path after the parameter is shadowed; another method, or the fixed path first, is fine.
+    expect(problems).toEqual(['auth main.r1 (GET /api/auth/x/my) is shadowed by auth main.r0 (GET /api/auth/x/:id), mounted before it']);
   });
 
   it('a route its owner does not cover, or that lies under another service', () => {

@@ -1,15 +1,15 @@
-import { ADMIN_ROLES, TOKEN_AUDIENCE, TOKEN_ISSUER, TokenClaimsSchema, type BlockClaim, type Role } from '@ruilplein/contracts';
-import type { NextFunction, Request, Response } from 'express';
+import { hasAdminRole, TOKEN_AUDIENCE, TOKEN_ISSUER, suspensionClaimOf, TokenClaimsSchema, type Role, type SuspensionClaim } from '@ruilplein/contracts';
+import type { Request } from 'express';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import { forbidden, HttpError, unauthorized } from './errors.ts';
+import { HttpError, unauthorized } from './errors.ts';
 
 export interface Principal {
   userId: string;
   roles: Role[];
   /** Token version the token was issued with; compared with Redis for revocation. */
   tokenVersion: number;
-  /** The block the token was issued under (contracts auth/blocks.ts); it may have ended since. */
-  block?: BlockClaim;
+  /** The suspension the token was issued under (contracts auth/suspensions.ts); it may have ended since. */
+  suspension?: SuspensionClaim;
 }
 
 /** Asymmetric algorithms only: `none` and HMAC tokens are rejected before any key is looked at. */
@@ -37,7 +37,9 @@ export function createTokenVerifier(jwks: string | JWTVerifyGetKey): TokenVerifi
     }
     const claims = TokenClaimsSchema.safeParse(payload);
     if (!claims.success) throw unauthorized();
-    return { userId: claims.data.sub, roles: claims.data.roles, tokenVersion: claims.data.ver, ...(claims.data.blk && { block: claims.data.blk }) };
+    // `sus`, or `blk` in a token issued before the rename (honoured until it expires).
+    const suspension = suspensionClaimOf(claims.data);
+    return { userId: claims.data.sub, roles: claims.data.roles, tokenVersion: claims.data.ver, ...(suspension && { suspension }) };
   };
 }
 
@@ -48,30 +50,10 @@ export function bearerToken(req: Pick<Request, 'headers'>): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-export const isAdmin = (p: Principal) => p.roles.some((r) => ADMIN_ROLES.includes(r));
+export const isAdmin = (p: Principal) => hasAdminRole(p);
 
 declare module 'express-serve-static-core' {
   interface Request {
     principal?: Principal;
   }
-}
-
-/** Sets `req.principal` when a valid token is present; a present but invalid token is a 401. */
-export function authenticate(verify: TokenVerifier) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
-    const token = bearerToken(req);
-    if (token) req.principal = await verify(token);
-    next();
-  };
-}
-
-export function requireUser(req: Request): Principal {
-  if (!req.principal) throw unauthorized();
-  return req.principal;
-}
-
-export function requireAdmin(req: Request): Principal {
-  const principal = requireUser(req);
-  if (!isAdmin(principal)) throw forbidden();
-  return principal;
 }

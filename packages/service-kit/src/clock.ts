@@ -1,5 +1,7 @@
-// The platform's clock for rules that end by themselves: blocks, bans with an expiry, paid
-// Premium periods, payments left open. Browser journeys and local demos move it forward instead of
+// The platform's clock, the one time every service and the gateway read (a lint rule refuses
+// Date.now() and new Date() elsewhere in services and the kit): for rules that end by themselves,
+// such as suspensions (bans with an expiry), paid Premium periods, payments left open and the
+// six-hour head start of new listings. Browser journeys and local demos move it instead of
 // waiting: with RUILPLEIN_CLOCK_FILE set (local mode only; never in the charts) the file holds an
 // offset in milliseconds, re-read at most every 200 ms, so every process of one platform agrees.
 import { readFileSync } from 'node:fs';
@@ -22,6 +24,14 @@ function currentOffset(): number {
     offset = 0; // no file yet: no offset
   }
   return offset;
+}
+
+/**
+ * Makes the next reading read the file again at once: for a test that moved the clock of the
+ * services it runs in its own process (testing.ts `testClock`), which then need not wait.
+ */
+export function rereadClock(): void {
+  readAt = -Infinity;
 }
 
 /** Milliseconds since the epoch on the platform's clock. */

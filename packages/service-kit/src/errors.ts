@@ -1,10 +1,10 @@
-import type { BlockedBody, ErrorBody } from '@ruilplein/contracts';
+import type { ErrorBody, SuspendedBody } from '@ruilplein/contracts';
 
 /** An error whose message is meant for the member; anything else becomes a generic 500. */
 export class HttpError extends Error {
   readonly status: number;
   readonly errors: ErrorBody['errors'];
-  /** Fields of the answer beside the message (a block's reason and date). */
+  /** Fields of the answer beside the message (a suspension's reason and date). */
   readonly extra?: Omit<ErrorBody, 'message' | 'errors'>;
   constructor(status: number, message: string, errors?: ErrorBody['errors'], extra?: Omit<ErrorBody, 'message' | 'errors'>) {
     super(message);
@@ -20,8 +20,8 @@ export const forbidden = (message = 'Je hebt geen toegang tot deze actie.') => n
 export const notFound = (message = 'Niet gevonden.') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-/** A blocked member's 403 on a route they may not use now (contracts auth/blocks.ts). */
-export const blockedError = ({ message, ...extra }: BlockedBody) => new HttpError(403, message, undefined, extra);
+/** A suspended member's 403 on a route they may not use now (contracts auth/suspensions.ts). */
+export const suspendedError = ({ message, ...extra }: SuspendedBody) => new HttpError(403, message, undefined, extra);
 
 export const MESSAGES = {
   invalidInput: 'De invoer is ongeldig.',

@@ -16,6 +16,16 @@ export interface ParsedForm {
   files: Record<string, UploadedFile[]>;
 }
 
+/**
+ * When each form's body had fully arrived (performance.now()). A gateway's wait for the answer is
+ * refreshed while the body is still being sent, so this is where a handler's time budget starts
+ * (listing photos: LISTING_PHOTO_BUDGET_MS), not when the upload began.
+ */
+const receivedAt = new WeakMap<Request, number>();
+
+/** performance.now() when the request's form body had arrived; undefined for a request without one. */
+export const formReceivedAt = (req: Request): number | undefined => receivedAt.get(req);
+
 /** Room for the text fields next to the declared files. */
 const FIELDS_ALLOWANCE = 64 * 1024;
 const FORM_TYPES = /^(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
@@ -32,6 +42,7 @@ export async function readForm(req: Request, form: NonNullable<RouteDef['form']>
   const { total } = form;
   const cap = FIELDS_ALLOWANCE + (total?.maxBytes ?? declared.reduce((sum, [, f]) => sum + f.maxBytes * (f.maxCount ?? 1), 0));
   const raw = await readCapped(req, cap);
+  receivedAt.set(req, performance.now());
   if (!raw) {
     // Only a file can make a form that large; with one file field (or a total), say which limit it broke.
     throw badRequest(total?.tooLarge ?? (declared.length === 1 ? declared[0]![1].tooLarge : MESSAGES.tooLarge));

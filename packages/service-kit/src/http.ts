@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { activeBlock, SERVICE_NAMES, type RouteDef } from '@ruilplein/contracts';
+import { activeSuspension, registry, SERVICE_NAMES, type RouteDef, type ServiceName } from '@ruilplein/contracts';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -8,12 +8,15 @@ import type { z } from 'zod';
 import { bearerToken, isAdmin, type Principal, type TokenVerifier } from './auth.ts';
 import { clientAddress, SERVICE_PROXY_HOPS, trustedProxyHops, trustProxies } from './client.ts';
 import { nowMs } from './clock.ts';
-import { badRequest, blockedError, forbidden, HttpError, MESSAGES, unauthorized } from './errors.ts';
+import { badRequest, forbidden, HttpError, MESSAGES, suspendedError, unauthorized } from './errors.ts';
 import { readForm, type UploadedFile } from './form.ts';
 import type { Logger } from './logger.ts';
 import { openApiDocument } from './openapi.ts';
 import { checkPath } from './paths.ts';
 import { countCall, rateLimitKey, tooManyRequests, type RateLimitRedis } from './ratelimit.ts';
+
+/** Plain express, for the paths no contract route can express. */
+export type { Router } from 'express';
 
 type Out<S> = NonNullable<S> extends z.ZodType ? z.output<NonNullable<S>> : undefined;
 
@@ -31,27 +34,69 @@ export interface HandlerContext<D extends RouteDef> {
 
 export type Handler<D extends RouteDef> = (ctx: HandlerContext<D>) => Promise<z.input<D['response']>> | z.input<D['response']>;
 
-export interface Api {
-  /**
-   * Registers a contract route: checks access, counts its declared rate limit, validates input
-   * (JSON or form), checks its caller fields, answers JSON (`no-store` when not public or personal).
-   */
-  handle<D extends RouteDef>(def: D, handler: Handler<D>): void;
-  /** For what a contract route cannot express (binary or streamed answers): plain express. */
-  router: Router;
+/** One group of named routes, as the registry holds them (`tradeRoutes`, `userRoutes`…). */
+export type RouteGroup = Readonly<Record<string, RouteDef>>;
+/** A service's route table: its groups by name, in the order their routes are matched. */
+export type RouteTable = Readonly<Record<string, RouteGroup>>;
+/** A handler for every route of a group, keyed by the route's name. */
+export type GroupHandlers<G extends RouteGroup> = { [K in keyof G]: Handler<G[K]> };
+/** A handler for every route of a table, keyed by group, then route name. */
+export type RouteHandlers<T extends RouteTable> = { [G in keyof T]: GroupHandlers<T[G]> };
+/** The handlers a service must give: one per route the registry declares for it. */
+export type ServiceHandlers<S extends ServiceName> = RouteHandlers<(typeof registry)[S]['routes']>;
+/** Some of a service's handlers: what one capability folder serves (`satisfies HandlerPart<'trade'>`). */
+export type HandlerPart<S extends ServiceName> = { [G in keyof ServiceHandlers<S>]?: Partial<ServiceHandlers<S>[G]> };
+
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/**
+ * The handlers of several capability folders as one table for createApp; its type is what the
+ * parts give together, so a route none of them serves fails the typecheck. A route served twice
+ * stops the start.
+ */
+export function joinHandlers<P extends readonly object[]>(...parts: P): Intersection<P[number]> {
+  const joined: Record<string, Record<string, unknown>> = {};
+  for (const part of parts) {
+    for (const [group, named] of Object.entries(part as Record<string, Record<string, unknown>>)) {
+      const into = (joined[group] ??= {});
+      for (const [name, handler] of Object.entries(named)) {
+        if (name in into) throw new Error(`handler ${group}.${name} is given twice`);
+        into[name] = handler;
+      }
+    }
+  }
+  return joined as Intersection<P[number]>;
 }
 
-export interface AppOptions {
-  service: string;
+interface BaseAppOptions {
   logger: Logger;
   verifyToken: TokenVerifier;
   /** Named checks for /readyz; each rejects when its dependency is unreachable. */
   readiness?: Record<string, () => Promise<unknown>>;
-  routes: (api: Api) => void;
+  /**
+   * Plain express for paths no contract route can express (binary answers, socket.io's path, the
+   * JWKS document); mounted after the contract routes.
+   */
+  plain?: (router: Router) => void;
   bodyLimit?: string;
   /** Counts the routes' declared rate limits (`kit.redis()`); a route declaring one needs it. */
   redis?: RateLimitRedis;
 }
+
+/** A service: the registry's routes for it, each with its handler. */
+export interface ServiceAppOptions<S extends ServiceName> extends BaseAppOptions {
+  service: S;
+  handlers: ServiceHandlers<S>;
+}
+
+/** A part of a table (a test serving one group) or routes of the kit's own tests (service 'test'). */
+export interface TableAppOptions<T extends RouteTable> extends BaseAppOptions {
+  service: string;
+  routes: T;
+  handlers: RouteHandlers<T>;
+}
+
+export type AppOptions = ServiceAppOptions<ServiceName> | TableAppOptions<RouteTable>;
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const tracer = trace.getTracer('@ruilplein/service-kit');
@@ -109,13 +154,21 @@ async function checkAccess(def: RouteDef, req: Request, verify: TokenVerifier): 
   if (def.access === 'public') return token ? verify(token).catch(() => undefined) : undefined;
   if (!token) throw unauthorized();
   const principal = await verify(token);
-  // Behind the gateway too, for a service reached some other way (contracts auth/blocks.ts).
-  const block = principal.block && !def.whileBlocked ? activeBlock(principal.block, nowMs()) : undefined;
-  if (block) throw blockedError(block);
+  // Behind the gateway too, for a service reached some other way (contracts auth/suspensions.ts).
+  const suspension = principal.suspension && !def.whileSuspended ? activeSuspension(principal.suspension, nowMs()) : undefined;
+  if (suspension) throw suspendedError(suspension);
   if (def.access === 'admin' && !isAdmin(principal)) throw forbidden();
   return principal;
 }
 
+/**
+ * The app of a service. Routes are mounted in the order of their table (the registry's, unless a
+ * test names a part), so which of two overlapping paths wins is declared once, in contracts (the
+ * registry test refuses a route an earlier one would shadow). A route without a handler, or a
+ * handler without a route, stops the service before it listens.
+ */
+export function createApp<S extends ServiceName>(options: ServiceAppOptions<S>): Express;
+export function createApp<T extends RouteTable>(options: TableAppOptions<T>): Express;
 export function createApp(options: AppOptions): Express {
   const { logger, verifyToken } = options;
   const app = express();
@@ -137,56 +190,53 @@ export function createApp(options: AppOptions): Express {
 
   const routes: RouteDef[] = [];
   const router = express.Router();
-  const api: Api = {
-    router,
-    handle(def, handler) {
-      // A route is served by the service the registry names (kit tests run as 'test': any route).
-      if (def.service !== options.service && (SERVICE_NAMES as readonly string[]).includes(options.service)) throw new Error(`${options.service}: ${def.method.toUpperCase()} ${def.path} belongs to ${def.service}`);
-      routes.push(def);
-      const { redis } = options;
-      const limit = def.rateLimit;
-      if (limit && !redis) {
-        throw new Error(`${options.service}: ${def.method.toUpperCase()} ${def.path} declares a rate limit, but createApp got no redis (kit.redis())`);
-      }
-      const limitName = limit?.name ?? `${def.method}:${def.path}`;
-      const noStore = def.access !== 'public' || def.personal === true;
-      router[def.method](def.path, async (req, res) => {
-        // Set first, so refusals (401, 403, 429) are not cached either.
-        if (noStore) res.setHeader('cache-control', 'no-store');
-        const principal = await checkAccess(def, req, verifyToken);
-        if (principal) req.principal = principal;
-        if (limit && redis) {
-          // A guest on a public route counts by address: per user needs a user.
-          const key =
-            limit.per === 'user' && principal
-              ? rateLimitKey(options.service, limitName, 'user', principal.userId)
-              : rateLimitKey(options.service, limitName, 'client', clientAddress(req));
-          const counted = await countCall(redis, key, limit);
-          if (!counted.allowed) {
-            res.setHeader('retry-after', counted.retryAfter);
-            throw tooManyRequests();
-          }
+  const mount = <D extends RouteDef>(def: D, handler: Handler<D>) => {
+    // A route is served by the service the registry names (kit tests run as 'test': any route).
+    if (def.service !== options.service && (SERVICE_NAMES as readonly string[]).includes(options.service)) throw new Error(`${options.service}: ${def.method.toUpperCase()} ${def.path} belongs to ${def.service}`);
+    routes.push(def);
+    const { redis } = options;
+    const limit = def.rateLimit;
+    if (limit && !redis) {
+      throw new Error(`${options.service}: ${def.method.toUpperCase()} ${def.path} declares a rate limit, but createApp got no redis (kit.redis())`);
+    }
+    const limitName = limit?.name ?? `${def.method}:${def.path}`;
+    const noStore = def.access !== 'public' || def.personal === true;
+    router[def.method](def.path, async (req, res) => {
+      // Set first, so refusals (401, 403, 429) are not cached either.
+      if (noStore) res.setHeader('cache-control', 'no-store');
+      const principal = await checkAccess(def, req, verifyToken);
+      if (principal) req.principal = principal;
+      if (limit && redis) {
+        // A guest on a public route counts by address: per user needs a user.
+        const key =
+          limit.per === 'user' && principal
+            ? rateLimitKey(options.service, limitName, 'user', principal.userId)
+            : rateLimitKey(options.service, limitName, 'client', clientAddress(req));
+        const counted = await countCall(redis, key, limit);
+        if (!counted.allowed) {
+          res.setHeader('retry-after', counted.retryAfter);
+          throw tooManyRequests();
         }
-        const errors: { path: string; message: string }[] = [];
-        const parse = (where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) => {
-          if (!schema) return undefined;
-          const result = schema.safeParse(value ?? {});
-          if (!result.success) errors.push(...issuesToErrors(where, result.error));
-          return result.data;
-        };
-        const form = def.form ? await readForm(req, def.form) : undefined;
-        const params = parse('params', def.params, req.params);
-        const query = parse('query', def.query, req.query);
-        const body = parse('body', def.body, form ? form.fields : req.body);
-        // One wrong field: its (first) message says more than the generic one, and forms show it as is.
-        const oneField = errors.every((e) => e.path === errors[0]?.path);
-        if (errors.length) throw new HttpError(400, oneField ? errors[0]!.message : MESSAGES.invalidInput, errors);
-        checkCaller(def, principal, query, body);
-        const ctx = { params, query, body, files: form?.files ?? {}, principal, req, res } as HandlerContext<typeof def>;
-        const result = await handler(ctx);
-        if (!res.headersSent) res.status(def.status ?? 200).json(result);
-      });
-    },
+      }
+      const errors: { path: string; message: string }[] = [];
+      const parse = (where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) => {
+        if (!schema) return undefined;
+        const result = schema.safeParse(value ?? {});
+        if (!result.success) errors.push(...issuesToErrors(where, result.error));
+        return result.data;
+      };
+      const form = def.form ? await readForm(req, def.form) : undefined;
+      const params = parse('params', def.params, req.params);
+      const query = parse('query', def.query, req.query);
+      const body = parse('body', def.body, form ? form.fields : req.body);
+      // One wrong field: its (first) message says more than the generic one, and forms show it as is.
+      const oneField = errors.every((e) => e.path === errors[0]?.path);
+      if (errors.length) throw new HttpError(400, oneField ? errors[0]!.message : MESSAGES.invalidInput, errors);
+      checkCaller(def, principal, query, body);
+      const ctx = { params, query, body, files: form?.files ?? {}, principal, req, res } as HandlerContext<typeof def>;
+      const result = await handler(ctx);
+      if (!res.headersSent) res.status(def.status ?? 200).json(result);
+    });
   };
 
   app.get('/healthz', (_req, res) => {
@@ -208,7 +258,11 @@ export function createApp(options: AppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) });
   });
 
-  options.routes(api);
+  const table: RouteTable = 'routes' in options ? options.routes : registry[options.service].routes;
+  const handlers = options.handlers as Record<string, Record<string, Handler<RouteDef>>>;
+  for (const problem of handlerProblems(options.service, table, handlers)) throw new Error(problem);
+  for (const [group, defs] of Object.entries(table)) for (const [name, def] of Object.entries(defs)) mount(def, handlers[group]![name]!);
+  options.plain?.(router);
   const openapi = openApiDocument(options.service, routes);
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
@@ -219,6 +273,20 @@ export function createApp(options: AppOptions): Express {
   });
   app.use(errorHandler(logger));
   return app;
+}
+
+/** Routes without a handler and handlers without a route, as readable lines (empty: none). */
+export function handlerProblems(service: string, table: RouteTable, handlers: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>): string[] {
+  const problems: string[] = [];
+  for (const [group, defs] of Object.entries(table)) {
+    for (const [name, def] of Object.entries(defs)) {
+      if (typeof handlers[group]?.[name] !== 'function') problems.push(`${service}: route ${group}.${name} (${def.method.toUpperCase()} ${def.path}) has no handler`);
+    }
+  }
+  for (const [group, named] of Object.entries(handlers)) {
+    for (const name of Object.keys(named ?? {})) if (!table[group]?.[name]) problems.push(`${service}: handler ${group}.${name} has no route`);
+  }
+  return problems;
 }
 
 /**

@@ -8,6 +8,8 @@ const gauges = {
   'ruilplein.outbox.pending': { description: 'Outbox events waiting to be published, per collection', unit: '{event}' },
   'ruilplein.outbox.parked': { description: 'Outbox events parked after failed publishes, per collection', unit: '{event}' },
   'ruilplein.deadletter.messages': { description: 'Messages parked on the dead-letter stream, per durable', unit: '{message}' },
+  'ruilplein.mail.pending': { description: 'Mails waiting to be sent (for a retry), per collection', unit: '{mail}' },
+  'ruilplein.mail.parked': { description: 'Mails parked after failed sends, per collection', unit: '{mail}' },
 } as const;
 
 export type KitGauge = keyof typeof gauges;

@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type mongo } from 'mongoose';
 
 export type { Connection };
 
@@ -10,3 +10,34 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
 }
 
 export const pingMongo = (conn: Connection) => conn.db!.admin().ping();
+
+/**
+ * The one way services reach their data: the driver's own collection, typed with its documents.
+ * mongoose is only the connection (pooling, readiness); no schemas or models, so nothing casts,
+ * validates or adds defaults behind the code's back (zod checks input at the edges, and every write
+ * states what it stores). `db` must be connected (`connectMongo` resolves once it is).
+ */
+export function collection<T extends mongo.BSON.Document>(db: Connection, name: string): mongo.Collection<T> {
+  if (!db.db) throw new Error(`mongo: collection ${name} asked for before the store is connected`);
+  return db.db.collection<T>(name);
+}
+
+/** One index of a collection: its keys in order (1 ascending, -1 descending) and the driver's options (`unique`, `name`...). */
+export type IndexSpec = Omit<mongo.IndexDescription, 'key'> & { key: Record<string, 1 | -1> };
+
+/**
+ * Creates the indexes a collection's queries rely on (idempotent: an existing one with the same keys
+ * and options is kept), as mongoose's schemas did at start. Await it before the first write when an
+ * index is a rule (a unique one). FerretDB filters through `_id` only but keeps unique indexes (code
+ * 11000); MongoDB's planner uses the others.
+ */
+export async function ensureIndexes<T extends mongo.BSON.Document>(target: mongo.Collection<T>, specs: readonly IndexSpec[]): Promise<void> {
+  // One command per index, as mongoose did: FerretDB 1.24 drops the connection when one
+  // `createIndexes` names several indexes that all exist already (every start after the first).
+  for (const { key, ...options } of specs) await target.createIndex(key, options);
+}
+
+/** Whether a document matches (reads its `_id` only), as mongoose's `Model.exists` answered. */
+export async function exists<T extends mongo.BSON.Document>(target: mongo.Collection<T>, filter: mongo.Filter<T>): Promise<boolean> {
+  return (await target.findOne(filter, { projection: { _id: 1 } })) !== null;
+}

@@ -1,9 +1,10 @@
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { EventEnvelopeSchema, streamOf, type EventEnvelope, type EventRegistry, type QueryDef } from '@ruilplein/contracts';
+import { EventEnvelopeSchema, schemaVersionOf, streamOf, type EventEnvelope, type EventRegistry, type QueryDef } from '@ruilplein/contracts';
 import type { Connection, mongo } from 'mongoose';
 import {
   AckPolicy,
   connect,
+  consumerOpts,
   DeliverPolicy,
   ErrorCode,
   headers,
@@ -21,9 +22,11 @@ import {
   type StreamConfig,
 } from 'nats';
 import { ZodError, type z } from 'zod';
+import { now, nowMs } from './clock.ts';
 import { HttpError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { addGaugeProducer } from './metrics.ts';
+import { startPeriodic, type Periodic, type Round, type Worker } from './periodic.ts';
 
 const codec = JSONCodec();
 const tracer = trace.getTracer('@ruilplein/service-kit');
@@ -40,6 +43,32 @@ export const DEAD_LETTER_STREAM = 'deadletter';
 export function deadLetterSubject(durable: string): string {
   return `${DEAD_LETTER_STREAM}.${durable.split('-')[0]}.${durable}`;
 }
+
+const REPLAY_ENTITY = 'replay';
+
+/**
+ * Where a replayed dead letter goes: `<stream>.replay.<durable>`, in the stream the durable reads
+ * (a consumer reads one stream) and among its filter subjects, and no other durable's: a replay
+ * reaches the one consumer that parked it. No event subject has the entity `replay`
+ * (registryProblems refuses one).
+ */
+export function replaySubject(stream: string, durable: string): string {
+  return `${stream}.${REPLAY_ENTITY}.${durable}`;
+}
+
+/** Headers of a dead letter (consume() writes them, the deadletter CLI reads them). */
+export const DEAD_LETTER_HEADERS = {
+  /** The subject the event was published to (on a replayed copy: the one before the replay). */
+  originalSubject: 'ruilplein-original-subject',
+  reason: 'ruilplein-reason',
+  /** JetStream's delivery count of the message parked. */
+  deliveries: 'ruilplein-deliveries',
+  /** Handler runs, when the handler ran. */
+  attempts: 'ruilplein-attempts',
+  durable: 'ruilplein-durable',
+  eventId: 'ruilplein-event-id',
+  eventType: 'ruilplein-event-type',
+} as const;
 
 export interface Bus {
   nc: NatsConnection;
@@ -67,20 +96,46 @@ export function natsServers(url: string): { servers: string[]; user?: string; pa
   };
 }
 
-/** Creates or updates a stream; one per publishing service, holding `<service>.>`. */
-export async function ensureStream(bus: Bus, name: string, subjects = [`${name}.>`]): Promise<void> {
+const STREAM_NOT_FOUND = 10059;
+const STREAM_NAME_IN_USE = 10058;
+const isPermissionError = (err: unknown) => err instanceof NatsError && err.code === ErrorCode.PermissionsViolation;
+const sameSettings = (have: Partial<StreamConfig>, want: Partial<StreamConfig>) =>
+  [...(have.subjects ?? [])].sort().join(' ') === [...(want.subjects ?? [])].sort().join(' ') &&
+  have.duplicate_window === want.duplicate_window &&
+  have.max_age === want.max_age;
+
+/**
+ * Makes sure a stream exists with the kit's settings; one per publishing service, holding
+ * `<service>.>`. Its owner creates or updates it. A service that reads it (its NATS rights from the
+ * registry) may create it with the same settings, so no service waits for another to be deployed
+ * first, but only the owner changes its settings: a reader leaves differing settings alone.
+ */
+export async function ensureStream(bus: Bus, name: string, subjects = [`${name}.>`], logger?: Logger): Promise<void> {
   const config: Partial<StreamConfig> & { name: string } = {
     name,
     subjects,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     max_age: nanos(30 * 24 * 3600_000),
   };
-  try {
-    await bus.jsm.streams.info(name);
-    await bus.jsm.streams.update(name, config);
-  } catch (err) {
-    if (!(err instanceof NatsError) || err.api_error?.err_code !== 10059) throw err;
-    await bus.jsm.streams.add(config);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const info = await bus.jsm.streams.info(name);
+      if (sameSettings(info.config, config)) return;
+      await bus.jsm.streams.update(name, config).catch((err: unknown) => {
+        if (!isPermissionError(err)) throw err;
+        logger?.info({ stream: name }, 'stream settings differ from the kit’s; its owner updates them');
+      });
+      return;
+    } catch (err) {
+      if (apiErrorCode(err) !== STREAM_NOT_FOUND) throw err;
+    }
+    try {
+      await bus.jsm.streams.add(config);
+      return;
+    } catch (err) {
+      // Created just now by another replica or service: look again.
+      if (apiErrorCode(err) !== STREAM_NAME_IN_USE || attempt > 2) throw err;
+    }
   }
 }
 
@@ -114,7 +169,8 @@ export function createEvent<R extends EventRegistry, S extends keyof R & string>
   type: S,
   payload: z.input<R[S]>,
 ): EventEnvelope<z.output<R[S]>> {
-  return { id: crypto.randomUUID(), type, occurredAt: new Date().toISOString(), payload: registry[type]!.parse(payload) as z.output<R[S]> };
+  const schema = registry[type]!;
+  return { id: crypto.randomUUID(), type, schemaVersion: schemaVersionOf(schema), occurredAt: now().toISOString(), payload: schema.parse(payload) as z.output<R[S]> };
 }
 
 /** Thrown by a handler for an event it can never process: no retry, straight to the dead-letter subject. */
@@ -144,9 +200,7 @@ export interface ConsumerOptions<R extends EventRegistry, S extends keyof R & st
   maxBusyMs?: number;
 }
 
-export interface Worker {
-  stop(): Promise<void>;
-}
+export type { Worker };
 
 interface Claim {
   _id: string;
@@ -166,7 +220,65 @@ type ClaimResult = { kind: 'mine'; attempts: number } | { kind: 'done' } | { kin
 const DEFAULT_ACK_WAIT_MS = 30_000;
 const DEFAULT_MAX_BUSY_MS = 10 * 60_000;
 /** Far beyond the duplicate window and every redelivery; after this a handled event id is dropped. */
-const CLAIM_RETENTION_MS = 7 * 24 * 3600_000;
+export const CLAIM_RETENTION_MS = 7 * 24 * 3600_000;
+const CLAIM_PAGE = 100;
+
+/**
+ * Forgets handled events older than `before` (no TTL indexes on FerretDB): one read finds them,
+ * then they go a page of ids at a time (an `_id` lookup, with the same condition), the round
+ * pacing itself between pages. Never one write over the whole collection: it would hold the
+ * local store's write turn for a scan. Answers how many went.
+ */
+export async function forgetHandledEvents(db: Connection, before: Date, round?: Round, pageSize = CLAIM_PAGE): Promise<number> {
+  const consumed: ConsumedEvents = db.collection('consumed_events');
+  const expired = { state: 'done' as const, at: { $lt: before } };
+  let forgotten = 0;
+  let page: string[] = [];
+  const flush = async () => {
+    forgotten += (await consumed.deleteMany({ _id: { $in: page }, ...expired })).deletedCount;
+    page = [];
+    await round?.pace();
+  };
+  for await (const { _id } of consumed.find(expired, { projection: { _id: 1 } })) {
+    if (round?.stopped) break;
+    page.push(_id);
+    if (page.length >= pageSize) await flush();
+  }
+  if (page.length) await flush();
+  return forgotten;
+}
+
+/** One clean-up job per store connection (one per service process), however many consumers it runs. */
+const claimCleanups = new WeakMap<Connection, { job: Periodic<number>; users: number }>();
+
+/** The claim clean-up of a service's store: hourly, paced to at most a tenth of the time. */
+export function startClaimCleanup(db: Connection, logger: Logger, intervalMs = 3600_000): Periodic<number> {
+  return startPeriodic({
+    intervalMs,
+    restFactor: 9,
+    work: (round) => forgetHandledEvents(db, new Date(nowMs() - CLAIM_RETENTION_MS), round),
+    logger,
+    what: 'forgetting handled events',
+  });
+}
+
+/** Joins (or starts) the connection's claim clean-up; the answer leaves it (the last one stops it). */
+function joinClaimCleanup(db: Connection, logger: Logger): () => Promise<void> {
+  let shared = claimCleanups.get(db);
+  if (!shared) claimCleanups.set(db, (shared = { job: startClaimCleanup(db, logger), users: 0 }));
+  shared.users++;
+  let left = false;
+  return async () => {
+    if (left) return;
+    left = true;
+    if (--shared.users > 0) return;
+    claimCleanups.delete(db);
+    await shared.job.stop();
+  };
+}
+
+/** Whether a connection runs a claim clean-up now, and for how many consumers (tests). */
+export const claimCleanupUsers = (db: Connection): number => claimCleanups.get(db)?.users ?? 0;
 
 /**
  * Claims an event for one handling attempt. The first delivery inserts the claim atomically; a
@@ -174,11 +286,11 @@ const CLAIM_RETENTION_MS = 7 * 24 * 3600_000;
  * renewing it for an ack wait (it died). So two deliveries of one event never run at once.
  */
 async function claimEvent(consumed: ConsumedEvents, key: string, owner: string, ackWaitMs: number): Promise<ClaimResult> {
-  const now = new Date();
+  const at = now();
   try {
     const inserted = await consumed.updateOne(
       { _id: key },
-      { $setOnInsert: { state: 'processing', owner, at: now, since: now, attempts: 1 } },
+      { $setOnInsert: { state: 'processing', owner, at, since: at, attempts: 1 } },
       { upsert: true },
     );
     if (inserted.upsertedCount === 1) return { kind: 'mine', attempts: 1 };
@@ -187,16 +299,16 @@ async function claimEvent(consumed: ConsumedEvents, key: string, owner: string, 
   }
   const existing = await consumed.findOne({ _id: key });
   if (existing?.state === 'done') return { kind: 'done' };
-  const stale = new Date(now.getTime() - ackWaitMs);
+  const stale = new Date(at.getTime() - ackWaitMs);
   if (existing?.state === 'processing' && existing.at >= stale) return { kind: 'busy', at: existing.at, since: existing.since ?? existing.at };
   const taken = await consumed.findOneAndUpdate(
     { _id: key, $or: [{ state: 'released' }, { state: 'processing', at: { $lt: stale } }] },
-    { $set: { state: 'processing', owner, at: now, since: now }, $inc: { attempts: 1 } },
+    { $set: { state: 'processing', owner, at, since: at }, $inc: { attempts: 1 } },
     { returnDocument: 'after' },
   );
   if (taken) return { kind: 'mine', attempts: taken.attempts ?? 1 };
   // Another delivery got there first, or the claim vanished (parked): look again shortly.
-  return { kind: 'busy', at: stale, since: existing?.since ?? now };
+  return { kind: 'busy', at: stale, since: existing?.since ?? at };
 }
 
 const defaultRetryDelay = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1));
@@ -257,6 +369,40 @@ export async function ensureConsumer(bus: Bus, stream: string, config: Partial<C
   logger.warn({ durable, stream, from }, 'consumer recreated with changed settings; resuming after its last acknowledged message');
 }
 
+/** A stream read from a position of its own (see followStream); ends when closed. */
+export interface StreamFeed extends AsyncIterable<JsMsg> {
+  close(): Promise<void>;
+}
+
+/**
+ * Reads a stream from a position, nothing durable nothing shared (a replica's read model, a
+ * cache): an ephemeral ordered consumer that JetStream pushes to this connection's inbox; the
+ * client makes it again after a gap or missed heartbeats, from the next sequence. Pushed rather
+ * than pulled, so a service needs no right to pull from consumers it does not own by name (its
+ * NATS user may create unnamed consumers on the streams it follows, see the contracts' nats.ts).
+ */
+export async function followStream(
+  bus: Bus,
+  stream: string,
+  options: { filterSubjects: readonly string[]; startSeq?: number; startTime?: string; headersOnly?: boolean },
+): Promise<StreamFeed> {
+  const opts = consumerOpts();
+  opts.orderedConsumer();
+  opts.bindStream(stream);
+  for (const subject of options.filterSubjects) opts.filterSubject(subject);
+  if (options.startTime) opts.startTime(new Date(options.startTime));
+  else opts.startSequence(Math.max(1, options.startSeq ?? 1));
+  if (options.headersOnly) opts.headersOnly();
+  const sub = await bus.js.subscribe(options.filterSubjects[0]!, opts);
+  return {
+    [Symbol.asyncIterator]: () => sub[Symbol.asyncIterator](),
+    async close() {
+      if (!sub.isClosed()) sub.unsubscribe();
+      await sub.closed;
+    },
+  };
+}
+
 /** Messages parked on the dead-letter stream for one durable. */
 export async function deadLetterCount(bus: Bus, durable: string): Promise<number> {
   const subject = deadLetterSubject(durable);
@@ -285,15 +431,17 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
   const stream = streamOf(subjects[0]!);
   if (subjects.some((s) => streamOf(s) !== stream)) throw new Error(`consumer ${durable}: subjects span several streams`);
 
-  await ensureStream(bus, stream);
-  await ensureStream(bus, DEAD_LETTER_STREAM);
+  await ensureStream(bus, stream, undefined, logger);
+  await ensureStream(bus, DEAD_LETTER_STREAM, undefined, logger);
+  const replay = replaySubject(stream, durable);
   await ensureConsumer(
     bus,
     stream,
     {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
-      filter_subjects: [...subjects],
+      // Its replayed dead letters come on a subject of their own, so no other durable sees them.
+      filter_subjects: [...subjects, replay],
       // Unlimited: JetStream would otherwise drop a message silently; the kit counts attempts.
       max_deliver: -1,
       ack_wait: nanos(ackWaitMs),
@@ -302,26 +450,27 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     logger,
   );
   const consumed: ConsumedEvents = db.collection('consumed_events');
-  // No TTL indexes on FerretDB: forget handled events once no duplicate can still arrive.
-  const forget = () => consumed.deleteMany({ state: 'done', at: { $lt: new Date(Date.now() - CLAIM_RETENTION_MS) } }).catch(() => undefined);
-  const cleanup = setInterval(forget, 3600_000);
   const removeGauge = addGaugeProducer('ruilplein.deadletter.messages', async () => [{ value: await deadLetterCount(bus, durable), attributes: { durable } }]);
 
   const deadLetter = async (msg: JsMsg, why: string, detail: { event?: EventEnvelope; attempts?: number } = {}) => {
     // Header values are single lines; zod's messages are not.
     const reason = why.replace(/\s+/g, ' ').slice(0, 500);
+    const H = DEAD_LETTER_HEADERS;
+    const before = fromMsgHeaders(msg.headers);
+    // A replayed copy keeps naming the subject the event was first published to.
+    const original = msg.subject === replay ? (before[H.originalSubject] ?? detail.event?.type ?? msg.subject) : msg.subject;
     const h = toMsgHeaders({
-      ...fromMsgHeaders(msg.headers),
-      'ruilplein-original-subject': msg.subject,
-      'ruilplein-reason': reason,
-      'ruilplein-deliveries': String(msg.info.deliveryCount),
-      'ruilplein-durable': durable,
-      ...(detail.attempts !== undefined && { 'ruilplein-attempts': String(detail.attempts) }),
-      ...(detail.event && { 'ruilplein-event-id': detail.event.id, 'ruilplein-event-type': detail.event.type }),
+      ...before,
+      [H.originalSubject]: original,
+      [H.reason]: reason,
+      [H.deliveries]: String(msg.info.deliveryCount),
+      [H.durable]: durable,
+      ...(detail.attempts !== undefined && { [H.attempts]: String(detail.attempts) }),
+      ...(detail.event && { [H.eventId]: detail.event.id, [H.eventType]: detail.event.type }),
     });
     await bus.js.publish(deadLetterSubject(durable), msg.data, { headers: h, msgID: `${durable}:${msg.info.streamSequence}` });
     msg.term(reason.slice(0, 200));
-    logger.warn({ durable, subject: msg.subject, eventId: detail.event?.id, reason }, 'event parked on dead-letter subject');
+    logger.warn({ durable, subject: original, eventId: detail.event?.id, reason }, 'event parked on dead-letter subject');
   };
 
   const attempt = async (msg: JsMsg, event: EventEnvelope, key: string) => {
@@ -329,10 +478,10 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     const claim = await claimEvent(consumed, key, owner, ackWaitMs);
     if (claim.kind === 'done') return msg.ack();
     if (claim.kind === 'busy') {
-      const held = Date.now() - claim.since.getTime();
+      const held = nowMs() - claim.since.getTime();
       if (held > maxBusyMs) return deadLetter(msg, `claim held by another handler for ${Math.round(held / 1000)} s`, { event });
       // Come back when the holder would have to have renewed its claim: then it finished or died.
-      return msg.nak(Math.max(50, claim.at.getTime() + ackWaitMs - Date.now()) + Math.min(1000, ackWaitMs / 10));
+      return msg.nak(Math.max(50, claim.at.getTime() + ackWaitMs - nowMs()) + Math.min(1000, ackWaitMs / 10));
     }
     const mine = { _id: key, owner };
     const park = async (reason: string, attempts: number) => {
@@ -346,7 +495,7 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     const renew = setInterval(() => {
       msg.working();
       consumed
-        .updateOne({ ...mine, state: 'processing' }, { $set: { at: new Date() } })
+        .updateOne({ ...mine, state: 'processing' }, { $set: { at: now() } })
         .then((r) => r.matchedCount === 0 && logger.warn({ durable, eventId: event.id }, 'claim taken over while its handler still runs'))
         .catch((err: unknown) => logger.warn({ err, durable, eventId: event.id }, 'could not renew claim'));
     }, ackWaitMs / 3);
@@ -359,13 +508,13 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
       clearInterval(renew);
     }
     if (!failure) {
-      const done = await consumed.updateOne(mine, { $set: { state: 'done', at: new Date() }, $unset: { owner: '' } });
+      const done = await consumed.updateOne(mine, { $set: { state: 'done', at: now() }, $unset: { owner: '' } });
       if (done.matchedCount === 0) logger.warn({ durable, eventId: event.id }, 'handler finished after its claim was taken over');
       return msg.ack();
     }
     trace.getActiveSpan()?.recordException(failure);
     if (failure instanceof PermanentError || claim.attempts >= maxDeliver) return park(failure.message, claim.attempts);
-    await consumed.updateOne({ ...mine, state: 'processing' }, { $set: { state: 'released', at: new Date() }, $unset: { owner: '' } });
+    await consumed.updateOne({ ...mine, state: 'processing' }, { $set: { state: 'released', at: now() }, $unset: { owner: '' } });
     logger.warn({ err: failure, durable, eventId: event.id, attempt: claim.attempts }, 'event handler failed, will retry');
     msg.nak(retryDelay(claim.attempts));
   };
@@ -375,7 +524,9 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     try {
       const envelope = EventEnvelopeSchema.parse(msg.json());
       const schema = registry[envelope.type as S];
-      if (!schema || envelope.type !== msg.subject) throw new Error(`unexpected type ${envelope.type} on ${msg.subject}`);
+      // A replay carries one of this consumer's subjects; anything else, its own subject.
+      const fits = msg.subject === replay ? subjects.includes(envelope.type as S) : envelope.type === msg.subject;
+      if (!schema || !fits) throw new Error(`unexpected type ${envelope.type} on ${msg.subject}`);
       event = { ...envelope, payload: schema.parse(envelope.payload) };
     } catch (err) {
       const detail = err instanceof ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : (err as Error).message;
@@ -409,13 +560,14 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
       if (inflight.size >= concurrency) await Promise.race(inflight);
     }
   })();
+  const leaveCleanup = joinClaimCleanup(db, logger);
   return {
     async stop() {
-      clearInterval(cleanup);
       removeGauge();
       await messages.close();
       await loop;
       await Promise.all(inflight);
+      await leaveCleanup();
     },
   };
 }

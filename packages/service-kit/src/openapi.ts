@@ -1,4 +1,4 @@
-import { ErrorBodySchema, routesOf, type RouteDef, type ServiceName } from '@ruilplein/contracts';
+import { ErrorBodySchema, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, type RouteDef } from '@ruilplein/contracts';
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
@@ -39,6 +39,9 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query', comp
   }));
 }
 
+/** The header of an idempotent route (RouteDef.idempotent). */
+const idempotencyKey = { name: IDEMPOTENCY_KEY_HEADER, in: 'header', required: false, schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source } };
+
 const errorResponse = (description: string, components: Components) => ({
   description,
   content: { 'application/json': { schema: jsonSchema(ErrorBodySchema, 'output', components) } },
@@ -70,7 +73,7 @@ export function openApiDocument(service: string, routes: readonly RouteDef[]) {
     (paths[toOpenApiPath(route.path)] ??= {})[route.method] = {
       summary: route.summary,
       ...(route.access !== 'public' && { security: [{ bearer: [] }] }),
-      parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components)],
+      parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components), ...(route.idempotent ? [idempotencyKey] : [])],
       ...(route.body && { requestBody: { required: true, content: requestContent(route, components) } }),
       responses,
     };
@@ -82,6 +85,3 @@ export function openApiDocument(service: string, routes: readonly RouteDef[]) {
     paths,
   };
 }
-
-/** The OpenAPI document of one service of the registry: what its /openapi.json serves and the fuzzing reads. */
-export const openApiFor = (service: ServiceName) => openApiDocument(service, routesOf(service));

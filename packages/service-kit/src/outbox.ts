@@ -1,10 +1,13 @@
 import type { EventEnvelope } from '@ruilplein/contracts';
-import { Schema, type mongo } from 'mongoose';
+import type { mongo } from 'mongoose';
 import { ErrorCode, NatsError } from 'nats';
+import { now, nowMs } from './clock.ts';
 import { addGaugeProducer } from './metrics.ts';
-import type { Connection } from './mongo.ts';
+import { collection, type Connection } from './mongo.ts';
 import type { Logger } from './logger.ts';
 import { currentTraceHeaders, publishEvent, type Bus, type Worker } from './nats.ts';
+import { startPeriodic } from './periodic.ts';
+import { relayPasses, type DocId } from './relay-passes.ts';
 
 /**
  * Pending events live inside the document they belong to, keyed by event id, and are written in
@@ -28,14 +31,6 @@ export interface ParkedOutboxEntry extends OutboxEntry {
   parkedAt: Date;
 }
 
-/** Add to a mongoose schema that carries an outbox (strict schemas drop unknown update paths). */
-export const outboxField = {
-  outbox: { type: Schema.Types.Mixed, default: undefined },
-  outboxPending: { type: Boolean, default: undefined },
-  outboxParked: { type: Schema.Types.Mixed, default: undefined },
-  outboxParkedAt: { type: Date, default: undefined },
-};
-
 /** `$set` (or `$setOnInsert`) fields that queue events in the document's outbox, marker included. */
 export function outboxFields(...events: EventEnvelope[]): Record<string, OutboxEntry | true> {
   const trace = currentTraceHeaders();
@@ -47,8 +42,8 @@ export const PENDING = { outboxPending: true } as const;
 /** Documents with parked events. */
 export const PARKED = { outboxParkedAt: { $exists: true } } as const;
 
-export type DocId = string | number | mongo.ObjectId;
-interface OutboxDoc {
+export type { DocId };
+export interface OutboxDoc {
   _id: DocId;
   outbox?: Record<string, OutboxEntry>;
   outboxParked?: Record<string, ParkedOutboxEntry>;
@@ -83,6 +78,27 @@ export async function parkedOutboxEntries(collection: mongo.Collection<mongo.BSO
   return docs
     .flatMap((doc) => Object.entries(doc.outboxParked ?? {}).map(([id, entry]) => ({ docId: doc._id, id, entry })))
     .sort((a, b) => +new Date(a.entry.parkedAt) - +new Date(b.entry.parkedAt));
+}
+
+/**
+ * Puts one parked entry back in its document's outbox with its attempts reset (an operator's
+ * replay, after the cause is fixed): one conditional update by `_id`, marker included, so the
+ * relay's next pass publishes it. False when it is not parked (any more).
+ */
+export async function replayParkedOutboxEntry(collection: mongo.Collection<OutboxDoc>, docId: DocId, id: string): Promise<boolean> {
+  const path = `outboxParked.${id}`;
+  const doc = await collection.findOne({ _id: docId, [path]: { $exists: true } }, { projection: { [path]: 1 } });
+  const parked = doc?.outboxParked?.[id];
+  if (!parked) return false;
+  const entry: OutboxEntry = { event: parked.event, trace: parked.trace ?? {} };
+  const moved = await collection.updateOne(
+    { _id: docId, [path]: { $exists: true } },
+    { $set: { [`outbox.${id}`]: entry, outboxPending: true }, $unset: { [path]: '' } },
+  );
+  if (moved.modifiedCount !== 1) return false;
+  // Nothing parked left: the document leaves the parked ones (conditional, as parking may go on).
+  await collection.updateOne({ _id: docId, outboxParked: {} }, { $unset: { outboxParked: '', outboxParkedAt: '' } });
+  return true;
 }
 
 export interface OutboxRelay extends Worker {
@@ -133,10 +149,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { bus, db, logger } = options;
   const maxAttempts = options.maxAttempts ?? 5;
   const retryDelay = options.retryDelayMs ?? defaultRetryDelay;
-  const plain = options.collections.map((name) => db.collection(name) as unknown as mongo.Collection<mongo.BSON.Document>);
-  const collections = plain as unknown as OutboxCollection[];
-  /** Entries each collection still held after the last pass: waiting for a retry, or JetStream was away. */
-  const pendingLeft = new Map<string, number>();
+  // Two typed views of each collection: any document (indexes, markers), and its outbox fields.
+  const plain = options.collections.map((name) => collection(db, name));
+  const collections = options.collections.map((name) => collection<OutboxDoc>(db, name));
   let stopped = false;
   const ready = Promise.all(plain.map((c) => ensureOutboxIndexes(c))).catch((err: unknown) => logger.warn({ err }, 'outbox indexes not created'));
   // In the background (a flush waits for it): on a store that scans, this takes as long as reading
@@ -156,7 +171,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   /** Publishes one entry; false when it stays pending. Throws when the bus, not the entry, failed. */
   const publishEntry = async (collection: OutboxCollection, docId: DocId, id: string, entry: OutboxEntry): Promise<boolean> => {
-    if (entry.retryAt && new Date(entry.retryAt) > new Date()) return false;
+    if (entry.retryAt && new Date(entry.retryAt).getTime() > nowMs()) return false;
     try {
       await publishEvent(bus, entry.event, entry.trace);
     } catch (err) {
@@ -167,12 +182,12 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (attempts < maxAttempts) {
         await collection.updateOne(
           { _id: docId, [path]: { $exists: true } },
-          { $set: { [`${path}.attempts`]: attempts, [`${path}.lastError`]: reason, [`${path}.retryAt`]: new Date(Date.now() + retryDelay(attempts)) } },
+          { $set: { [`${path}.attempts`]: attempts, [`${path}.lastError`]: reason, [`${path}.retryAt`]: new Date(nowMs() + retryDelay(attempts)) } },
         );
         return false;
       }
       const { retryAt: _, ...kept } = entry;
-      const parked: ParkedOutboxEntry = { ...kept, attempts, lastError: reason, reason, parkedAt: new Date() };
+      const parked: ParkedOutboxEntry = { ...kept, attempts, lastError: reason, reason, parkedAt: now() };
       await collection.updateOne({ _id: docId, [path]: { $exists: true } }, { $set: { [`outboxParked.${id}`]: parked, outboxParkedAt: parked.parkedAt }, $unset: { [path]: '' } });
       logger.error({ collection: collection.collectionName, docId, eventId: id, type: entry.event.type, attempts, reason }, 'outbox event parked: it cannot be published');
       return true;
@@ -182,7 +197,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   /** Tries a document's entries; counts those left. Once the bus failed, entries are only counted. */
-  const relayDoc = async (collection: OutboxCollection, doc: OutboxDoc, state: { left: number; busDown: unknown }) => {
+  const relayDoc = async (collection: OutboxCollection, doc: OutboxDoc, state: PassState) => {
     let cleared = true;
     for (const [id, entry] of Object.entries(doc.outbox ?? {})) {
       if (!state.busDown) {
@@ -201,101 +216,41 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
   };
 
-  /** Every pending document of a collection, paged by _id so entries that stay pending do not come back. */
-  const sweep = async (collection: OutboxCollection, state: { left: number; busDown: unknown }) => {
-    let after: DocId | undefined;
-    for (;;) {
-      const filter = after === undefined ? PENDING : { ...PENDING, _id: { $gt: after } };
-      const docs = (await collection.find(filter, { projection: { outbox: 1 } }).sort({ _id: 1 }).limit(100).toArray()) as OutboxDoc[];
-      for (const doc of docs) await relayDoc(collection, doc, state);
-      if (docs.length < 100) return;
-      after = docs.at(-1)!._id;
-    }
-  };
+  interface PassState {
+    left: number;
+    /** Set once the bus failed: the rest of the pass only counts. */
+    busDown: unknown;
+  }
 
-  let fullWanted = true;
   let retryWanted = false;
+  /** When the last full pass ended (performance.now()), whoever started it. */
   let lastFull = 0;
-  let lastFullMs = 0;
-  let targets = new Map<string, Set<DocId>>();
-
-  /** Every pending document (what no kick announced). On a store that scans, this takes long. */
-  const fullPass = async () => {
-    await ready;
-    fullWanted = false;
-    const state = { left: 0, busDown: undefined as unknown };
-    const startedAt = Date.now();
-    try {
-      for (const collection of collections) {
-        const before = state.left;
-        await sweep(collection, state);
-        pendingLeft.set(collection.collectionName, state.left - before);
-      }
-    } finally {
-      lastFullMs = Date.now() - startedAt;
-      lastFull = Date.now();
+  // Both passes may meet the same entry: JetStream drops the second copy by its message id, and
+  // each clear is conditional.
+  const passes = relayPasses<OutboxDoc, PassState>({
+    collections,
+    pendingField: 'outboxPending',
+    entriesField: 'outbox',
+    ready,
+    newState: () => ({ left: 0, busDown: undefined }),
+    left: (state) => state.left,
+    relayDoc,
+    settled(state, full) {
+      if (full) lastFull = performance.now();
       // Left for a retry (or lost to a failure): a full pass soon finds them.
       retryWanted = state.left > 0 || state.busDown !== undefined || retryWanted;
-    }
-    if (state.busDown) throw state.busDown;
-  };
-
-  /** The kicked documents only, each read by `_id`. */
-  const targetedPass = async () => {
-    await ready;
-    const only = targets;
-    targets = new Map();
-    const state = { left: 0, busDown: undefined as unknown };
-    try {
-      for (const collection of collections) {
-        for (const id of only.get(collection.collectionName) ?? []) {
-          const doc = (await collection.findOne({ _id: id }, { projection: { outbox: 1, outboxPending: 1 } })) as (OutboxDoc & { outboxPending?: true }) | null;
-          if (doc?.outboxPending) await relayDoc(collection, doc, state);
-        }
-      }
-    } finally {
-      retryWanted = state.left > 0 || state.busDown !== undefined || retryWanted;
-    }
-    if (state.busDown) throw state.busDown;
-  };
-
-  /**
-   * Full and targeted passes run in lanes of their own, one pass at a time each, so a kicked event
-   * never waits behind a full pass. Both may meet the same entry: JetStream drops the second copy
-   * by its message id, and each clear is conditional.
-   */
-  interface Lane {
-    running?: Promise<void>;
-    again: boolean;
-    pass: () => Promise<void>;
-  }
-  const fullLane: Lane = { again: false, pass: fullPass };
-  const kickLane: Lane = { again: false, pass: targetedPass };
-  const run = (lane: Lane): Promise<void> => {
-    if (lane.running) {
-      lane.again = true;
-      return lane.running;
-    }
-    lane.running = lane
-      .pass()
-      .catch((err) => {
-        retryWanted = true;
-        logger.warn({ err }, 'outbox relay pass failed; retrying');
-      })
-      .finally(() => {
-        lane.running = undefined;
-        if (lane.again && !stopped) {
-          lane.again = false;
-          void run(lane);
-        }
-      });
-    return lane.running;
-  };
+    },
+    failure: (state) => state.busDown,
+    passFailed: () => (retryWanted = true),
+    stopped: () => stopped,
+    logger,
+    what: 'outbox relay',
+  });
+  const { pendingLeft } = passes;
 
   const full = () => {
-    fullWanted = true;
     retryWanted = false;
-    return run(fullLane);
+    return passes.full();
   };
 
   const gauges = [
@@ -308,32 +263,33 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   ];
   const intervalMs = options.intervalMs ?? 10_000;
   const retryIntervalMs = Math.min(options.retryIntervalMs ?? 1000, intervalMs);
-  const timer = setInterval(() => {
-    const since = Date.now() - lastFull;
-    if (since >= 10 * lastFullMs && (retryWanted || since >= intervalMs)) void full();
-  }, retryIntervalMs);
+  // Safety passes: soon while entries wait for a retry, else every intervalMs; never more often
+  // than ten times the last one took (startPeriodic's pacing).
+  const safety = startPeriodic({
+    intervalMs: retryIntervalMs,
+    restFactor: 10,
+    due: () => retryWanted || performance.now() - lastFull >= intervalMs,
+    work: full,
+    logger,
+    what: 'outbox safety pass',
+  });
   void full();
   return {
     kick(collection?: string, id?: DocId) {
       if (collection === undefined || id === undefined) return void full();
-      let ids = targets.get(collection);
-      if (!ids) targets.set(collection, (ids = new Set()));
-      ids.add(id);
-      void run(kickLane);
+      passes.kick(collection, id);
     },
     async flush() {
       await marking;
-      fullWanted = true;
       retryWanted = false;
-      // A full pass already running may have started before this call: wait until one starts after it.
-      while (fullWanted) await (fullLane.running ?? run(fullLane));
+      await passes.flush();
     },
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      await safety.stop();
       for (const remove of gauges) remove();
       // Not the marking: on a store that scans, its first answer can take longer than a pod's grace period.
-      await Promise.all([fullLane.running, kickLane.running]);
+      await passes.drain();
     },
   };
 }

@@ -41,6 +41,8 @@ export interface ImageOptions {
   placeholder?: boolean;
   /** Dutch messages of the route. */
   messages: { wrongType: string; tooManyPixels: string };
+  /** The request's time (admitImages): a picture not done by its deadline is ImageBusy(503). */
+  budget?: ImageBudget;
 }
 
 export interface ProcessedImage {
@@ -84,10 +86,29 @@ export class Semaphore {
     return this.waiting.length;
   }
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a slot. With a `deadline` (performance.now() ms), a turn that has not come by
+   * then is given up: the caller is taken out of the queue and gets `late()`.
+   */
+  async run<T>(work: () => Promise<T>, deadline?: number, late: () => Error = () => new HttpError(503, MESSAGES.unavailable)): Promise<T> {
     if (this.active >= this.limit) {
       if (this.waiting.length >= this.maxWaiting) throw new HttpError(503, MESSAGES.unavailable);
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer =
+          deadline === undefined
+            ? undefined
+            : setTimeout(() => {
+                const at = this.waiting.indexOf(turn);
+                if (at < 0) return; // the slot was handed over meanwhile
+                this.waiting.splice(at, 1);
+                reject(late());
+              }, Math.max(0, deadline - performance.now()));
+        this.waiting.push(turn);
+      });
     } else {
       this.active++;
     }
@@ -105,6 +126,97 @@ export class Semaphore {
 /** The process-wide bound on pictures being decoded. */
 export const imageSlots = new Semaphore(DEFAULT_CONCURRENCY, MAX_WAITING);
 
+/**
+ * A request's pictures refused for want of room or time: 503 (the process is full, nothing was
+ * stored) or 429 (the member has work in progress), with the seconds to wait for Retry-After.
+ */
+export class ImageBusy extends HttpError {
+  readonly retryAfter: number;
+  constructor(status: 429 | 503, message: string, retryAfter: number) {
+    super(status, message);
+    this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * The time a request's pictures may take: every picture done by `deadline` (performance.now() ms),
+ * else ImageBusy(503, `busy`). Bounds waiting too: a request does not queue past its deadline.
+ */
+export interface ImageBudget {
+  deadline: number;
+  busy: string;
+}
+
+/**
+ * The pace of this process's image work, for admitting requests: milliseconds per megapixel
+ * (a moving average of the pictures done, starting pessimistic) and the megapixels admitted and
+ * not yet done. A request whose pictures would not be done by its deadline at that pace is refused
+ * at once rather than after waiting its whole budget.
+ */
+const pace = { msPerMegapixel: 15, pendingMegapixels: 0 };
+
+/** Milliseconds until the work admitted so far, plus `megapixels` more, is done at the measured pace. */
+const imageBacklogMs = (megapixels = 0) => ((pace.pendingMegapixels + megapixels) * pace.msPerMegapixel) / imageSlots.limit;
+
+function recordPace(pixels: number, ms: number) {
+  if (pixels < 1e5) return;
+  pace.msPerMegapixel = 0.7 * pace.msPerMegapixel + 0.3 * (ms / (pixels / 1e6));
+}
+
+/** Pixels a picture says it has (its header only; no decode). 0 when it says nothing usable: processImage refuses it. */
+async function headerPixels(data: Buffer): Promise<number> {
+  if (!sniffImage(data)) return 0;
+  try {
+    const meta = await sharp(data).metadata();
+    return (meta.width ?? 0) * (meta.height ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Admits one request's pictures into this process's image work, or refuses them at once (503 with
+ * Retry-After, the backlog's seconds) when they would not be done by the budget's deadline at the
+ * measured pace. An admitted request counts as backlog until `release()`.
+ */
+export async function admitImages(datas: readonly Buffer[], budget: ImageBudget): Promise<{ release(): void }> {
+  const megapixels = (await Promise.all(datas.map(headerPixels))).reduce((sum, p) => sum + p, 0) / 1e6;
+  const retryAfter = () => Math.min(60, Math.max(1, Math.ceil(imageBacklogMs() / 1000)));
+  if (performance.now() + imageBacklogMs(megapixels) > budget.deadline) throw new ImageBusy(503, budget.busy, retryAfter());
+  pace.pendingMegapixels += megapixels;
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      pace.pendingMegapixels = Math.max(0, pace.pendingMegapixels - megapixels);
+    },
+  };
+}
+
+/** At most `limit` jobs per key (a member) at once in this process. */
+export class PerKeyLimit {
+  private readonly counts = new Map<string, number>();
+  readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+  /** A function that ends the job, or undefined when the key has `limit` jobs already. */
+  enter(key: string): (() => void) | undefined {
+    const count = this.counts.get(key) ?? 0;
+    if (count >= this.limit) return undefined;
+    this.counts.set(key, count + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.counts.get(key) ?? 1) - 1;
+      if (left > 0) this.counts.set(key, left);
+      else this.counts.delete(key);
+    };
+  }
+}
+
 const isPixelLimit = (err: unknown) => /pixel limit/i.test(String(err));
 
 /**
@@ -118,7 +230,15 @@ export function processImage(data: Buffer, options: ImageOptions): Promise<Proce
   if (!format || !(options.formats ?? ['jpeg', 'png', 'webp']).includes(format)) return Promise.reject(new ImageRejected(messages.wrongType));
   const rejected = (err: unknown) => new ImageRejected(isPixelLimit(err) ? messages.tooManyPixels : messages.wrongType);
 
-  return imageSlots.run(async () => {
+  const { budget } = options;
+  const late = () => new ImageBusy(503, budget!.busy, Math.min(60, Math.max(1, Math.ceil(imageBacklogMs() / 1000))));
+  const checkTime = () => {
+    if (budget && performance.now() > budget.deadline) throw late();
+  };
+
+  const running = imageSlots.run(async () => {
+    const started = performance.now();
+    checkTime();
     const input = () => sharp(data, { failOn: 'error', limitInputPixels: options.maxInputPixels, animated: false, sequentialRead: true });
     let meta: Metadata;
     try {
@@ -141,9 +261,26 @@ export function processImage(data: Buffer, options: ImageOptions): Promise<Proce
         sharp(main.data).resize(side, side, { fit: 'inside', withoutEnlargement: true }).webp({ quality }).toBuffer();
       if (options.thumbnail) result.thumbnail = await small(options.thumbnail, options.quality ?? 82);
       if (options.placeholder) result.placeholder = `data:image/webp;base64,${(await small(10, 40)).toString('base64')}`;
+      recordPace(pixels, performance.now() - started);
+      checkTime();
       return result;
     } catch (err) {
+      if (err instanceof ImageBusy) throw err;
       throw rejected(err);
     }
+  }, budget?.deadline, budget && late);
+  return budget ? byDeadline(running, budget.deadline, late) : running;
+}
+
+/**
+ * The picture's answer, or `late()` at the deadline while it is still being decoded: the request
+ * is answered in time; the decode runs on and keeps its slot until it ends (its result is dropped).
+ */
+function byDeadline<T>(work: Promise<T>, deadline: number, late: () => Error): Promise<T> {
+  work.catch(() => {}); // a decode that ends after the refusal must not become an unhandled rejection
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), Math.max(0, deadline - performance.now()));
   });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

@@ -3,7 +3,7 @@ import { metrics as sdkMetrics } from '@opentelemetry/sdk-node';
 import { AckPolicy } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listDeadLetters, main as deadletterCli, replayDeadLetters } from '../../../infra/local/src/deadletter.ts';
+import { dropDeadLetters, listDeadLetters, main as deadletterCli, replayDeadLetters } from '../src/deadletter-cli.ts';
 import {
   applyIfNewer,
   consume,
@@ -11,6 +11,7 @@ import {
   DEAD_LETTER_STREAM,
   deadLetterSubject,
   ensureStream,
+  replaySubject,
   installKitGauges,
   PermanentError,
   publishEvent,
@@ -28,6 +29,7 @@ const registry = {
   'kite.thing.third': z.object({ n: z.number() }),
   'kite.thing.deadly': z.object({ n: z.number() }),
   'kite.thing.replayed': z.object({ n: z.number() }),
+  'kite.thing.again': z.object({ n: z.number() }),
 };
 const logger = silentLogger();
 let infra: Awaited<ReturnType<typeof testInfra>>;
@@ -211,7 +213,8 @@ describe('durable consumer settings', () => {
     expect(seen).toEqual(['kite.thing.first', 'kite.thing.second']);
     const { config } = await infra.bus.jsm.consumers.info('kite', 'events-settings');
     expect(config).toMatchObject({ max_ack_pending: 12, max_deliver: -1, ack_wait: 5000 * 1e6 });
-    expect(config.filter_subjects?.sort()).toEqual(['kite.thing.first', 'kite.thing.second']);
+    // Its own events, and its replayed dead letters.
+    expect(config.filter_subjects?.sort()).toEqual(['kite.replay.events-settings', 'kite.thing.first', 'kite.thing.second']);
   });
 
   it('recreates a consumer whose ack policy cannot change, resuming after its last ack', async () => {
@@ -278,7 +281,7 @@ describe('versioned projections', () => {
 });
 
 describe('dead letters', () => {
-  it('lists and replays parked messages; a durable that handled them already skips them', async () => {
+  it('lists parked messages and replays them to the consumer that parked them, and no other', async () => {
     let broken = true;
     const replayRuns: number[] = [];
     const otherRuns: number[] = [];
@@ -305,6 +308,8 @@ describe('dead letters', () => {
         },
       }),
     );
+    // A consumer of the same subject outside the kit (no claims to skip a copy by).
+    await infra.bus.jsm.consumers.add('kite', { durable_name: 'events-raw', ack_policy: AckPolicy.Explicit, filter_subjects: ['kite.thing.replayed'] });
     const events = [1, 2].map((n) => createEvent(registry, 'kite.thing.replayed', { n }));
     for (const e of events) await publishEvent(infra.bus, e);
 
@@ -315,12 +320,7 @@ describe('dead letters', () => {
 
     // Through the CLI as an operator runs it (NATS_URL with the test user's credentials).
     const lines: string[] = [];
-    process.env.NATS_URL = infra.natsUrl;
-    try {
-      expect(await deadletterCli(['list', 'events-replay'], (l) => lines.push(l))).toBe(0);
-    } finally {
-      delete process.env.NATS_URL;
-    }
+    expect(await deadletterCli(['list', 'events-replay'], (l) => lines.push(l), { NATS_URL: infra.natsUrl })).toBe(0);
     expect(lines.join('\n')).toMatch(/kite\.thing\.replayed .*category does not exist yet/);
     expect(lines.join('\n').split('\n')).toHaveLength(3);
 
@@ -332,17 +332,58 @@ describe('dead letters', () => {
     expect(await gaugeValue(reader, 'ruilplein.deadletter.messages', { durable: 'events-replay' })).toBe(2);
 
     broken = false;
+    // What a consumer was handed and has waiting: the replay must add to neither.
+    const seen = async (durable: string) => {
+      const info = await infra.bus.jsm.consumers.info('kite', durable);
+      return { delivered: info.delivered.consumer_seq, pending: info.num_pending };
+    };
+    const before = { bystander: await seen('events-bystander'), raw: await seen('events-raw') };
+    expect(before.raw).toEqual({ delivered: 0, pending: 2 }); // the two originals, never pulled
     const replayed = await replayDeadLetters(infra.bus.nc, 'events-replay');
     expect(replayed.map((l) => l.eventId)).toEqual(events.map((e) => e.id));
     await waitFor(() => replayRuns.length === 2);
     expect(replayRuns.sort()).toEqual([1, 2]);
     expect(await listDeadLetters(infra.bus.nc, 'events-replay')).toEqual([]);
     expect(await gaugeValue(reader, 'ruilplein.deadletter.messages', { durable: 'events-replay' })).toBe(0);
+    const stream = await infra.bus.jsm.streams.info('kite', { subjects_filter: replaySubject('kite', 'events-replay') });
+    expect(stream.state.subjects?.[replaySubject('kite', 'events-replay')]).toBe(2);
+
+    // The other consumers of the subject were never handed the replayed copies, nor have them waiting.
     await sleep(300);
-    expect(otherRuns.sort()).toEqual([1, 2]); // the bystander skipped the replayed copies by its claims
-    const stream = await infra.bus.jsm.streams.info(DEAD_LETTER_STREAM, { subjects_filter: deadLetterSubject('events-replay') });
-    expect(stream.state.subjects?.[deadLetterSubject('events-replay')] ?? 0).toBe(0);
+    expect(await seen('events-bystander')).toEqual(before.bystander);
+    expect(await seen('events-raw')).toEqual(before.raw);
+    expect(otherRuns.sort()).toEqual([1, 2]);
+    const dead = await infra.bus.jsm.streams.info(DEAD_LETTER_STREAM, { subjects_filter: deadLetterSubject('events-replay') });
+    expect(dead.state.subjects?.[deadLetterSubject('events-replay')] ?? 0).toBe(0);
     metrics.disable();
+  });
+
+  it('parks a replayed copy again under its first subject when it still fails, and drops parked messages', async () => {
+    workers.push(
+      await consume(infra.bus, {
+        durable: 'events-again',
+        registry,
+        subjects: ['kite.thing.again'],
+        db: infra.db,
+        logger,
+        handler: async () => {
+          throw new PermanentError('still broken');
+        },
+      }),
+    );
+    const event = createEvent(registry, 'kite.thing.again', { n: 1 });
+    await publishEvent(infra.bus, event);
+    const [first] = await waitForDeadLetters('events-again', 1);
+    await replayDeadLetters(infra.bus.nc, 'events-again');
+    await waitFor(async () => (await listDeadLetters(infra.bus.nc, 'events-again')).some((l) => l.seq !== first!.seq));
+    const [again] = await listDeadLetters(infra.bus.nc, 'events-again');
+    expect(again).toMatchObject({ subject: 'kite.thing.again', eventId: event.id, reason: 'still broken' });
+
+    const lines: string[] = [];
+    expect(await deadletterCli(['drop', 'events-again'], (l) => lines.push(l), { NATS_URL: infra.natsUrl })).toBe(0);
+    expect(lines).toEqual(['1 message(s) of events-again dropped']);
+    expect(await dropDeadLetters(infra.bus.nc, 'events-again')).toEqual([]);
+    expect(await listDeadLetters(infra.bus.nc, 'events-again')).toEqual([]);
   });
 });
 

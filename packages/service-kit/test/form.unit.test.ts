@@ -60,13 +60,16 @@ beforeAll(async () => {
     service: 'test',
     logger: silentLogger(),
     verifyToken: issuer.verifyToken,
-    routes(api) {
-      api.handle(routes.upload, ({ body, files }) => ({
-        body,
-        files: Object.fromEntries(Object.entries(files).map(([k, list]) => [k, list.map(summary)])),
-      }));
-      api.handle(routes.single, ({ files }) => ({ files: Object.keys(files).length }));
-      api.handle(routes.pair, ({ files }) => ({ files: Object.values(files).flat().length }));
+    routes: { test: routes },
+    handlers: {
+      test: {
+        upload: ({ body, files }) => ({
+          body,
+          files: Object.fromEntries(Object.entries(files).map(([k, list]) => [k, list.map(summary)])),
+        }),
+        single: ({ files }) => ({ files: Object.keys(files).length }),
+        pair: ({ files }) => ({ files: Object.values(files).flat().length }),
+      },
     },
   });
   server = await listen(app);

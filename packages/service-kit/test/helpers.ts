@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { testStores } from '@ruilplein/local/testing';
+import { testStores } from '../src/test-stores.ts';
 import { connectBus, connectMongo, type Bus, type Connection } from '../src/index.ts';
 
 /** A fresh database and NATS connection on the test stores; `close` drops the database. */

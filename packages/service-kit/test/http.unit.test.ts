@@ -56,23 +56,26 @@ beforeAll(async () => {
     logger: silentLogger(),
     verifyToken: issuer.verifyToken,
     readiness: { store: async () => undefined, broken: () => Promise.reject(new Error('down')) },
-    routes(api) {
-      api.handle(routes.echo, ({ params, query, body }) => ({ id: params.id, limit: query.limit, name: body.name }));
-      api.handle(routes.mine, ({ principal }) => ({ userId: principal.userId }));
-      api.handle(routes.admin, () => ({ ok: true }));
-      api.handle(routes.boom, () => {
-        throw new Error('secret internal detail at /srv/db');
-      });
-      api.handle(routes.refused, () => {
-        throw badRequest('Dat mag niet.');
-      });
-      api.handle(routes.whoami, ({ principal, res }) => {
-        res.setHeader('cache-control', 'public, max-age=60');
-        return { userId: principal?.userId ?? null };
-      });
-      api.handle(routes.personal, () => ({}));
-      api.handle(routes.report, () => ({ ok: true }));
-      api.handle(routes.offer, () => ({ ok: true }));
+    routes: { test: routes },
+    handlers: {
+      test: {
+        echo: ({ params, query, body }) => ({ id: params.id, limit: query.limit, name: body.name }),
+        mine: ({ principal }) => ({ userId: principal.userId }),
+        admin: () => ({ ok: true }),
+        boom: () => {
+          throw new Error('secret internal detail at /srv/db');
+        },
+        refused: () => {
+          throw badRequest('Dat mag niet.');
+        },
+        whoami: ({ principal, res }) => {
+          res.setHeader('cache-control', 'public, max-age=60');
+          return { userId: principal?.userId ?? null };
+        },
+        personal: () => ({}),
+        report: () => ({ ok: true }),
+        offer: () => ({ ok: true }),
+      },
     },
   });
   server = await listen(app);
@@ -225,7 +228,37 @@ describe('what a route declares', () => {
   it('a route declaring a rate limit in an app without redis stops the start', () => {
     const limited = defineRoute({ service: 'listing', method: 'get', path: '/limited', summary: 'l', access: 'public', rateLimit: { per: 'client', points: 1, windowSeconds: 1 }, response: z.object({}) });
     expect(() =>
-      createApp({ service: 'test', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: (api) => api.handle(limited, () => ({})) }),
+      createApp({ service: 'test', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: { t: { limited } }, handlers: { t: { limited: () => ({}) } } }),
     ).toThrow(/GET \/limited declares a rate limit, but createApp got no redis/);
+  });
+
+  it('a declared route without a handler, or a handler without a route, stops the start', () => {
+    const base = { service: 'test', logger: silentLogger(), verifyToken: issuer.verifyToken } as const;
+    const { mine, admin } = routes;
+    // Casts: the types refuse both apps already; the start must refuse them too (a table built at run time).
+    expect(() => createApp({ ...base, routes: { t: { mine, admin } }, handlers: { t: { mine: () => ({ userId: 'x' }) } } as never })).toThrow(
+      'test: route t.admin (GET /admin) has no handler',
+    );
+    expect(() => createApp({ ...base, routes: { t: { mine } }, handlers: { t: { mine: () => ({ userId: 'x' }), extra: () => ({}) } } as never })).toThrow('test: handler t.extra has no route');
+  });
+
+  it('mounts routes in the order of their table, whatever order the handlers come in', async () => {
+    const byId = defineRoute({ service: 'listing', method: 'get', path: '/items/:id', summary: 'one', access: 'public', response: z.object({ which: z.string() }) });
+    const fixed = defineRoute({ service: 'listing', method: 'get', path: '/items/special', summary: 'fixed', access: 'public', response: z.object({ which: z.string() }) });
+    const served = await listen(
+      createApp({
+        service: 'test',
+        logger: silentLogger(),
+        verifyToken: issuer.verifyToken,
+        routes: { t: { fixed, byId } },
+        handlers: { t: { byId: () => ({ which: 'byId' }), fixed: () => ({ which: 'fixed' }) } },
+      }),
+    );
+    try {
+      expect(await json(await fetch(`${served.url}/items/special`))).toEqual({ which: 'fixed' });
+      expect(await json(await fetch(`${served.url}/items/7`))).toEqual({ which: 'byId' });
+    } finally {
+      await served.close();
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   type OutboxEntry,
   type ParkedOutboxEntry,
 } from '../src/index.ts';
+import { listParkedOutbox, main as deadletterCli } from '../src/deadletter-cli.ts';
 import { silentLogger } from '../src/testing.ts';
 import { testInfra, waitFor } from './helpers.ts';
 
@@ -164,7 +165,8 @@ describe('outbox', () => {
       { _id: 'p3', status: 'Accepted', ...unflatten(outboxFields(huge, good[2]!)) },
     ]);
     const sub = await received('outbox-poison');
-    const relay = startOutboxRelay({ bus: infra.bus, db: infra.db, collections: ['offers'], logger, intervalMs: 60_000, maxAttempts: 3, retryDelayMs: () => 0 });
+    // Passes only when the test asks (no timer), so the attempts are counted by the test's flushes.
+    const relay = startOutboxRelay({ bus: infra.bus, db: infra.db, collections: ['offers'], logger, intervalMs: 60_000, retryIntervalMs: 60_000, maxAttempts: 3, retryDelayMs: () => 0 });
     await relay.flush();
     await waitFor(() => sub.seen.filter((e) => (e.payload as { offerId: string }).offerId.startsWith('p')).length === 3);
     expect((await offers().findOne({ _id: 'p1' }))?.outbox?.[nowhere.id]).toMatchObject({ lastError: 'no stream takes kitonowhere.offer.accepted (no responders)' });
@@ -189,6 +191,42 @@ describe('outbox', () => {
     await relay.stop();
     await sub.stop();
     expect(sub.seen.filter((e) => (e.payload as { offerId: string }).offerId.startsWith('p')).map((e) => e.id).sort()).toEqual(good.map((e) => e.id).sort());
+  });
+
+  it('lists parked entries and, once the cause is gone, replays them through the relay (the deadletter CLI)', async () => {
+    const late = { ...createEvent(registry, 'kito.offer.accepted', { offerId: 'l1' }), type: 'kitolate.offer.accepted' };
+    const fine = createEvent(registry, 'kito.offer.accepted', { offerId: 'l1' });
+    await offers().insertOne({ _id: 'l1', status: 'Accepted', ...unflatten(outboxFields(late, fine)) });
+    const relay = startOutboxRelay({ bus: infra.bus, db: infra.db, collections: ['offers'], logger, intervalMs: 60_000, maxAttempts: 2, retryDelayMs: () => 0 });
+    await waitFor(async () => {
+      await relay.flush();
+      return (await offers().findOne({ _id: 'l1' }))?.outboxParked?.[late.id] !== undefined;
+    });
+
+    // As an operator runs it: the service's database is named after it.
+    const cli = async (...args: string[]) => {
+      const lines: string[] = [];
+      expect(await deadletterCli(['outbox', ...args], (l) => lines.push(l), { MONGODB_URL: infra.mongoUrl })).toBe(0);
+      return lines.join('\n');
+    };
+    const listed = await cli('list', infra.dbName);
+    expect(listed).toMatch(new RegExp(`offers +l1 +kitolate\\.offer\\.accepted +${late.id} +2 +no stream takes kitolate\\.offer\\.accepted`));
+    expect((await listParkedOutbox(infra.db)).map((p) => p.eventId)).toContain(late.id);
+
+    // The cause goes (its stream exists now); the replay puts it back and the relay publishes it.
+    await ensureStream(infra.bus, 'kitolate');
+    expect(await cli('replay', infra.dbName, late.id)).toMatch(/^back in the outbox: offers l1 kitolate\.offer\.accepted/);
+    await relay.flush();
+    const stream = await infra.bus.jsm.streams.info('kitolate');
+    expect(stream.state.messages).toBe(1);
+    const stored = await infra.bus.jsm.streams.getMessage('kitolate', { seq: stream.state.last_seq });
+    expect(stored.json<EventEnvelope>().id).toBe(late.id);
+    const doc = await offers().findOne({ _id: 'l1' });
+    expect(doc?.outbox).toBeUndefined();
+    expect(doc?.outboxParked).toBeUndefined();
+    expect(await offers().countDocuments({ _id: 'l1', ...PARKED })).toBe(0);
+    expect(await cli('list', infra.dbName)).not.toMatch(late.id);
+    await relay.stop();
   });
 
   it('counts no attempt when JetStream itself does not answer', async () => {

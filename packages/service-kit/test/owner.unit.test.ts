@@ -9,11 +9,11 @@ const verifyToken: TokenVerifier = () => Promise.reject(new Error('no tokens her
 
 describe('createApp', () => {
   it('refuses a route whose contract names another service', () => {
-    const start = () => createApp({ service: 'listing', logger: silentLogger(), verifyToken, routes: (api) => api.handle(userRoutes.status, () => ({ blocked: false, reason: null, unblockDate: null })) });
+    const start = () => createApp({ service: 'listing', logger: silentLogger(), verifyToken, routes: { user: { status: userRoutes.status } }, handlers: { user: { status: () => ({ blocked: false, reason: null, unblockDate: null }) } } });
     expect(start).toThrow('listing: GET /api/user/status belongs to auth');
   });
 
   it('serves the routes of its own service', () => {
-    expect(() => createApp({ service: 'listing', logger: silentLogger(), verifyToken, routes: (api) => api.handle(categoryRoutes.list, () => []) })).not.toThrow();
+    expect(() => createApp({ service: 'listing', logger: silentLogger(), verifyToken, routes: { category: { list: categoryRoutes.list } }, handlers: { category: { list: () => [] } } })).not.toThrow();
   });
 });

@@ -80,7 +80,7 @@ describe('acceptPath', () => {
 describe('createApp', () => {
   it('refuses a bad path before any route of a service matches', async () => {
     const issuer = await createTestIssuer();
-    const served = await listen(createApp({ service: 'listing', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: () => {} }));
+    const served = await listen(createApp({ service: 'listing', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: {}, handlers: {} }));
     const get = (path: string) =>
       new Promise<{ status?: number; body: string }>((resolve, reject) => {
         const { hostname, port } = new URL(served.url);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { defineRoute, type RouteDef } from '@ruilplein/contracts';
-import { testStores } from '@ruilplein/local/testing';
+import { testStores } from '../src/test-stores.ts';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -32,9 +32,8 @@ const app = (client: Parameters<typeof createApp>[0]['redis']) =>
     logger: silentLogger(),
     verifyToken: issuer.verifyToken,
     redis: client,
-    routes(api) {
-      for (const def of Object.values(routes)) api.handle(def, () => ({ ok: true }));
-    },
+    routes: { test: routes },
+    handlers: { test: Object.fromEntries(Object.keys(routes).map((name) => [name, () => ({ ok: true })])) as Record<keyof typeof routes, () => { ok: boolean }> },
   });
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../src/errors.ts';
-import { imageSlots, ImageRejected, processImage, Semaphore, sniffImage, type ImageOptions } from '../src/upload.ts';
+import { admitImages, ImageBusy, imageSlots, ImageRejected, PerKeyLimit, processImage, Semaphore, sniffImage, type ImageOptions } from '../src/upload.ts';
 
 const canvas = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 } } });
 const options: ImageOptions = { maxSide: 400, maxInputPixels: 1_000_000, messages: { wrongType: 'Verkeerd type.', tooManyPixels: 'Te veel pixels.' } };
@@ -100,5 +100,62 @@ describe('sniffImage', () => {
     expect(sniffImage(Buffer.from('%PDF-1.7'))).toBeUndefined();
     expect(sniffImage(Buffer.from([0xff, 0xd8]))).toBeUndefined();
     expect(sniffImage(Buffer.from('RIFF\0\0\0\0WAVE'))).toBeUndefined();
+  });
+});
+
+describe('bounds for a request’s pictures (probe finding 3)', () => {
+  it('gives up a turn that has not come by the deadline, leaving the queue as it was', async () => {
+    const slots = new Semaphore(1);
+    let release!: () => void;
+    const holding = slots.run(() => new Promise<void>((r) => (release = r)));
+    const late = () => new HttpError(503, 'Te laat.');
+    const waiting = slots.run(async () => 'nooit', performance.now() + 50, late);
+    await expect(waiting).rejects.toMatchObject({ status: 503, message: 'Te laat.' });
+    expect(slots.queued).toBe(0);
+    const next = slots.run(async () => 'daarna');
+    release();
+    await holding;
+    expect(await next).toBe('daarna');
+    expect(slots.running).toBe(0);
+  });
+
+  it('answers a picture not done by its deadline with ImageBusy at the deadline, not when the decode ends', async () => {
+    const photo = await canvas(3000, 2000).jpeg().toBuffer();
+    const started = performance.now();
+    const refused = processImage(photo, { ...options, maxInputPixels: 10_000_000, budget: { deadline: performance.now() - 1, busy: 'Druk.' } });
+    await expect(refused).rejects.toBeInstanceOf(ImageBusy);
+    await expect(refused).rejects.toMatchObject({ status: 503, message: 'Druk.' });
+    expect(performance.now() - started).toBeLessThan(1000);
+    // In time, the same picture is processed.
+    const done = await processImage(photo, { ...options, maxInputPixels: 10_000_000, budget: { deadline: performance.now() + 10_000, busy: 'Druk.' } });
+    expect(done.width).toBe(400);
+  });
+
+  it('refuses at once what would not be done by the deadline, counting the work admitted before', async () => {
+    const photo = await canvas(4000, 3000).jpeg().toBuffer();
+    const budget = { deadline: performance.now() + 60_000, busy: 'Druk.' };
+    const first = await admitImages([photo], budget);
+    const tight = admitImages([photo], { deadline: performance.now() + 1, busy: 'Druk.' });
+    await expect(tight).rejects.toMatchObject({ status: 503, message: 'Druk.' });
+    await expect(tight).rejects.toHaveProperty('retryAfter', expect.any(Number));
+    first.release();
+    first.release(); // once only
+    (await admitImages([photo], budget)).release();
+  });
+
+  it('lets a key have at most `limit` jobs at once', () => {
+    const jobs = new PerKeyLimit(1);
+    const leave = jobs.enter('lid-1');
+    expect(leave).toBeDefined();
+    expect(jobs.enter('lid-1')).toBeUndefined();
+    const other = jobs.enter('lid-2');
+    expect(other).toBeDefined();
+    leave!();
+    leave!();
+    const again = jobs.enter('lid-1');
+    expect(again).toBeDefined();
+    expect(jobs.enter('lid-1')).toBeUndefined();
+    again!();
+    other!();
   });
 });

@@ -3,7 +3,7 @@
 // itself and is renewed silently (docs/architecture.md "Identity").
 import { authApi, type RouteRef } from '@ruilplein/contracts/browser';
 import { api, ApiError } from './api.ts';
-import { noticeBlock } from './blocked.ts';
+import { noticeSuspension } from './suspended.ts';
 import { sessionToken, setSessionToken, tokenExpiry } from './token.ts';
 
 // A part a route does not declare is `unknown` (or undefined/never): it may not be passed.
@@ -76,9 +76,9 @@ export async function request<P, Q, B, R>(ref: RouteRef<P, Q, B, R>, ...[options
   try {
     return await send(token);
   } catch (err) {
-    if (!token || !(err instanceof ApiError) || err.status !== 401) throw noticeBlock(err);
+    if (!token || !(err instanceof ApiError) || err.status !== 401) throw noticeSuspension(err);
     const fresh = await replacementFor(token);
-    if (fresh) return send(fresh).catch((again: unknown) => Promise.reject(noticeBlock(again)));
+    if (fresh) return send(fresh).catch((again: unknown) => Promise.reject(noticeSuspension(again)));
     if (ref.access === 'public') return send(null);
     throw err;
   }
@@ -113,8 +113,8 @@ export function renewSession(): Promise<string | null> {
       // 401 is the auth service's "this login is over"; a throttle (429), a server error or no
       // connection says nothing about the session.
       const refused = err instanceof ApiError && [400, 401, 403].includes(err.status);
-      // A block ended the session: the shell shows why (/geblokkeerd) rather than the login page.
-      if (sessionToken() === from) noticeBlock(err);
+      // A suspension ended the session: the shell shows why (/geblokkeerd) rather than the login page.
+      if (sessionToken() === from) noticeSuspension(err);
       if (refused && sessionToken() === from) setSessionToken(null);
       return null;
     } finally {

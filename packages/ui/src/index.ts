@@ -2,15 +2,16 @@
 import './tokens.css';
 
 export { ApiError } from './api.ts';
-export { endedByBlock, onBlocked } from './blocked.ts';
+export { endedBySuspension, onSuspended } from './suspended.ts';
 export { buttonClass, type ButtonVariant } from './button.ts';
 export { renewSession, request, type RequestOptions } from './client.ts';
 export { formatDate, formatDistance } from './format.ts';
 export { useHydrated } from './hydrated.ts';
-export { ComingSoon, EmptyState, ErrorMessage, Page, Spinner } from './layout.tsx';
+export { EmptyState, ErrorMessage, Page, Spinner } from './layout.tsx';
 export { SessionProvider, useSession, type Session, type SessionUser } from './session.tsx';
-export { apiKey, apiPages, apiQuery, createQueryClient, failureMessage, useApi, useApiPages, worthRetrying, type Paging } from './query.ts';
+export { apiKey, apiQuery, createQueryClient, failureMessage, useApi, useApiPages, worthRetrying, type Paging } from './query.ts';
 export { Loaded, LoadMore } from './loaded.tsx';
 export { AreaRoutes } from './area-routes.tsx';
 export { useConfirm, type ConfirmOptions } from './confirm.tsx';
 export { ReportDialog, type ReportDialogProps } from './report-dialog.tsx';
+export { ReceivedReviews } from './reviews.tsx';

@@ -12,15 +12,6 @@ export function Page({ title, children }: { title: string; children: ReactNode }
   );
 }
 
-/** A route whose screen arrives in a later release. */
-export function ComingSoon({ title }: { title: string }) {
-  return (
-    <Page title={title}>
-      <p>Deze pagina komt er binnenkort aan.</p>
-    </Page>
-  );
-}
-
 export function Spinner({ label = 'Laden…' }: { label?: string }) {
   return (
     <div className={styles.spinner} role="status">

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ADMIN_ROLES, authApi, type Role } from '@ruilplein/contracts/browser';
+import { authApi, hasAdminRole, isPremiumAt, type Role } from '@ruilplein/contracts/browser';
 import { request, verifyStoredSession } from './client.ts';
 import { useHydrated } from './hydrated.ts';
 import { amountOfTradesQuery } from './offers.ts';
@@ -172,9 +172,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signOut]);
 
   const session = useMemo<Session>(() => {
-    const held = roles(user);
-    const isAdmin = held.some((role) => ADMIN_ROLES.includes(role));
-    const subscribed = Boolean(user?.subscriptionEndsAt && new Date(user.subscriptionEndsAt).getTime() > Date.now());
+    const rights = user && { roles: roles(user), subscriptionEndsAt: user.subscriptionEndsAt };
+    // The browser's own time: the platform clock's offset (RUILPLEIN_CLOCK_FILE) lives in the services only.
+    const now = Date.now();
     return {
       user,
       token,
@@ -182,8 +182,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       amountOfTrades,
       isAuthenticated: Boolean(user && token),
       isActivated: user?.activated ?? true,
-      isAdmin,
-      isPremium: isAdmin || held.includes('Premium') || subscribed,
+      isAdmin: hasAdminRole(rights),
+      isPremium: isPremiumAt(rights, now),
       signIn(newToken, newUser) {
         queries.clear();
         setSessionToken(newToken);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RouteRef } from '@ruilplein/contracts/browser';
 import { ApiError } from '../src/api.ts';
-import { onBlocked } from '../src/blocked.ts';
+import { onSuspended } from '../src/suspended.ts';
 import { renewSession, request, urlOf, verifyStoredSession } from '../src/client.ts';
 import { sessionToken, setSessionToken, tokenExpiry } from '../src/token.ts';
 
@@ -249,31 +249,31 @@ describe('silent token renewal', () => {
 
 const jwt = (payload: object) => `eyJhbGciOiJFUzI1NiJ9.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.c2ln`;
 
-describe('a block', () => {
-  const block = { message: 'Je account is geblokkeerd.', blocked: true, reason: 'ban', unblockDate: '2026-12-01T10:00:00.000Z' };
+describe('a suspension', () => {
+  const suspension = { message: 'Je account is geblokkeerd.', blocked: true, reason: 'ban', unblockDate: '2026-12-01T10:00:00.000Z' };
 
   it('refusing a call is told to the listeners, and the call still fails with it', async () => {
     const heard: unknown[] = [];
-    const stop = onBlocked((b) => heard.push(b));
-    answer = () => json(403, block);
-    setSessionToken('blocked');
-    await expect(request(getListing, { params: { id: '1' } })).rejects.toMatchObject({ status: 403, message: block.message });
-    // Any other 403 is not a block.
+    const stop = onSuspended((b) => heard.push(b));
+    answer = () => json(403, suspension);
+    setSessionToken('suspended');
+    await expect(request(getListing, { params: { id: '1' } })).rejects.toMatchObject({ status: 403, message: suspension.message });
+    // Any other 403 is not a suspension.
     answer = () => json(403, { message: 'Je hebt geen toegang tot deze actie.' });
     await expect(request(getListing, { params: { id: '1' } })).rejects.toMatchObject({ status: 403 });
     stop();
-    expect(heard).toEqual([block]);
-    expect(sessionToken()).toBe('blocked');
+    expect(heard).toEqual([suspension]);
+    expect(sessionToken()).toBe('suspended');
   });
 
   it('ending the session at renewal is told too, and the session is over', async () => {
     const heard: unknown[] = [];
-    const stop = onBlocked((b) => heard.push(b));
-    server({ valid: 'none', refresh: () => json(403, block) });
+    const stop = onSuspended((b) => heard.push(b));
+    server({ valid: 'none', refresh: () => json(403, suspension) });
     setSessionToken('revoked');
     await expect(request(getListing, { params: { id: '1' } })).rejects.toMatchObject({ status: 401 });
     stop();
-    expect(heard).toEqual([block]);
+    expect(heard).toEqual([suspension]);
     expect(sessionToken()).toBeNull();
   });
 });

@@ -1,68 +1,21 @@
 // What 16 members uploading a 6300×6300 profile picture at the same moment cost the auth service:
 // its peak memory (RSS) and the latency of each upload. Run with `npm run bench:upload`; it starts
 // and stops its own stores and auth process (local mode, demo accounts). The service's log goes to
-// a file. `-- --concurrency N` sets IMAGE_CONCURRENCY (pictures decoded at once) for comparison.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+// .data/bench/upload/logs. `-- --concurrency N` sets IMAGE_CONCURRENCY (pictures decoded at once)
+// for comparison; `--smoke` (services/auth/test/bench.int.test.ts): two small pictures, the same figures.
+import { readFile } from 'node:fs/promises';
+import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { freePort, repoRoot, startStores, type Stores } from '@ruilplein/local';
+import { DEMO_MEMBERS, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
+import { runBench, type Bench } from '@ruilplein/local';
 import sharp from 'sharp';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/seed/seed.ts';
 
-const UPLOADS = 16;
-const SIDE = 6300;
-
-const { values: args } = parseArgs({ options: { concurrency: { type: 'string' } } });
-
-let stores: Stores | undefined;
-let child: ChildProcess | undefined;
-let dataDir: string | undefined;
-const logFile = join(tmpdir(), `ruilplein-bench-upload-${Date.now()}.log`);
-
-async function cleanup() {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGTERM');
-    await Promise.race([exited, sleep(10_000)]);
-  }
-  await stores?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-}
-
-async function startAuth(s: Stores): Promise<string> {
-  const port = await freePort();
-  const log = createWriteStream(logFile);
-  child = spawn(process.execPath, [join(repoRoot, 'services/auth/src/main.ts')], {
-    env: {
-      PATH: process.env.PATH,
-      MONGODB_URL: s.mongoUrl,
-      NATS_URL: s.natsUrlFor('auth'),
-      REDIS_URL: s.redisUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      RUILPLEIN_MODE: 'local',
-      LOG_LEVEL: 'info',
-      ...(args.concurrency && { IMAGE_CONCURRENCY: args.concurrency }),
-      ...(process.env.MALLOC_ARENA_MAX && { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX }),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`auth exited with ${child.exitCode} (log: ${logFile})`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return url;
-    await sleep(200);
-  }
-  throw new Error(`auth did not get ready within 60 s (log: ${logFile})`);
-}
+const { values: args } = parseArgs({ options: { concurrency: { type: 'string' }, smoke: { type: 'boolean', default: false } } });
+const UPLOADS = args.smoke ? 2 : 16;
+const SIDE = args.smoke ? 1000 : 6300;
+const DEMO_ACCOUNTS = Object.values(DEMO_MEMBERS);
 
 /** Resident and peak resident memory of a process, in MB (Linux: /proc). */
 async function memory(pid: number): Promise<{ rss: number; peak: number }> {
@@ -76,7 +29,9 @@ async function pictures(): Promise<{ data: Buffer; type: string; name: string }[
   const out = [];
   for (let i = 0; i < UPLOADS; i++) {
     const background = { r: (i * 37) % 256, g: (i * 91) % 256, b: (i * 53) % 256 };
-    const stripe = Buffer.from(`<svg width="${SIDE}" height="${SIDE}"><rect x="${i * 300}" width="600" height="${SIDE}" fill="#fff"/><circle cx="3150" cy="3150" r="${1000 + i * 100}" fill="#222"/></svg>`);
+    const stripe = Buffer.from(
+      `<svg width="${SIDE}" height="${SIDE}"><rect x="${(i * SIDE) / 21}" width="${SIDE / 10.5}" height="${SIDE}" fill="#fff"/><circle cx="${SIDE / 2}" cy="${SIDE / 2}" r="${(SIDE * (10 + i)) / 63}" fill="#222"/></svg>`,
+    );
     const image = sharp({ create: { width: SIDE, height: SIDE, channels: 3, background } }).composite([{ input: stripe }]);
     const png = i % 2 === 0;
     const data = png ? await image.png({ compressionLevel: 9 }).toBuffer() : await image.jpeg({ quality: 80 }).toBuffer();
@@ -89,12 +44,17 @@ async function pictures(): Promise<{ data: Buffer; type: string; name: string }[
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-async function main() {
-  dataDir = await mkdtemp(join(tmpdir(), 'ruilplein-bench-upload-'));
+async function main({ stores, logDir, service, createStreams }: Bench) {
   const files = await pictures();
-  stores = await startStores({ dataDir, envPrefix: false });
-  const url = await startAuth(stores);
-  const pid = child!.pid!;
+  // Auth follows other services' streams (membership, counts): they exist without those services.
+  await createStreams();
+  const { url, child } = await service('auth', {
+    RUILPLEIN_MODE: 'local',
+    LOG_LEVEL: 'info',
+    ...(args.concurrency && { IMAGE_CONCURRENCY: args.concurrency }),
+    ...(process.env.MALLOC_ARENA_MAX && { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX }),
+  });
+  const pid = child.pid!;
 
   // Each upload as its own member (the demo accounts), so nothing but the pictures compete.
   const tokens = await Promise.all(
@@ -128,6 +88,8 @@ async function main() {
     }),
   );
   const wall = performance.now() - started;
+  // A smoke run must measure uploads, not refusals.
+  if (args.smoke && results.some((r) => r.status >= 300)) throw new Error(`uploads answered ${results.map((r) => r.status).join(', ')}`);
   clearInterval(sampler);
   const after = await memory(pid);
 
@@ -145,14 +107,10 @@ async function main() {
       `  answers: ${statuses}`,
       `  latency: p50 ${fmt(quantile(latencies, 0.5))}, p95 ${fmt(quantile(latencies, 0.95))}, max ${fmt(latencies.at(-1)!)}; all done in ${fmt(wall)}`,
       `  auth RSS: ${idle.rss.toFixed(0)} MB before (peak so far ${idle.peak.toFixed(0)} MB), peak ${Math.max(after.peak, sampledPeak).toFixed(0)} MB during, ${after.rss.toFixed(0)} MB after`,
-      `  service log: ${logFile}`,
+      `  service log: ${join(logDir, 'auth.log')}`,
       '',
     ].join('\n'),
   );
 }
 
-try {
-  await main();
-} finally {
-  await cleanup();
-}
+await runBench('upload', ['auth'], main);

@@ -2,38 +2,44 @@ import { generateKeyPairSync } from 'node:crypto';
 import {
   ConfigError,
   createApp,
+  joinHandlers,
+  devMailRoutes,
+  ensureIndexes,
   ensureStream,
+  mailConfigSchema,
+  mailTransportFor,
   redisConfigSchema,
+  startMailRelay,
   startOutboxRelay,
   storeReadiness,
   type Bus,
   type Connection,
   type Logger,
+  type MailTransport,
   type ServiceParts,
 } from '@ruilplein/service-kit';
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
 import type { AuthContext } from './accounts/context.ts';
 import { DEFAULT_LIMITS, limitIds, localLimitKey, type AuthLimits } from './accounts/limits.ts';
-import { userModel } from './accounts/model.ts';
+import { USER_INDEXES, userCollection } from './accounts/model.ts';
 import { createPasswords, DEFAULT_ARGON2_COST, type Argon2Cost } from './accounts/passwords.ts';
-import { accountHttp } from './accounts/routes.ts';
-import { createSessions, startSessionCleanup } from './accounts/refresh.ts';
+import { accountHandlers } from './accounts/routes.ts';
+import { createSessions, REFRESH_INDEXES, startSessionCleanup } from './accounts/refresh.ts';
 import { createTokenIssuer, jwksOf, loadSigningKey } from './accounts/tokens.ts';
-import { adminUserHttp } from './admin/routes.ts';
-import { avatarHttp } from './avatars/routes.ts';
+import { adminUserHandlers } from './admin/routes.ts';
+import { avatarPlain } from './avatars/routes.ts';
 import { avatarStore } from './avatars/store.ts';
-import { deletionModel } from './cleanup/deletion.ts';
+import { deletionCollection } from './cleanup/deletion.ts';
 import { startInactivityCleanup } from './cleanup/inactive.ts';
-import { geoHttp } from './geo/routes.ts';
+import { geoHandlers } from './geo/routes.ts';
 import { createPlaceSearch, geoConfig } from './geo/search.ts';
 import { consumeMembership } from './membership/consumer.ts';
 import { consumeModeration } from './moderation/consumer.ts';
-import { devMailRoutes, devOutboxMailer, smtpMailer, type Mailer } from './mail/mailer.ts';
 import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD, promoteAdmins, seedDemoAccounts } from './seed/seed.ts';
 import { consumeListingCounts } from './users/listing-counts.ts';
-import { userHttp } from './users/routes.ts';
-import { userStatsModel } from './users/stats.ts';
+import { userHandlers } from './users/routes.ts';
+import { userStatsCollection } from './users/stats.ts';
 import { consumeTradeCounts } from './users/trade-counts.ts';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -44,8 +50,6 @@ export const authConfig = redisConfigSchema
     RUILPLEIN_MODE: z.enum(['local']).optional(),
     /** The browser's origin: links in mails point there. */
     PUBLIC_URL: z.url().default('http://localhost:8080'),
-    SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, 'expected smtp://… or smtps://…').optional(),
-    MAIL_FROM: z.string().min(3).default('Ruilplein <noreply@ruilplein.nl>'),
     /** PEM private key (Ed25519, P-256 or RSA) signing access tokens. */
     AUTH_JWT_PRIVATE_KEY: z.string().includes('PRIVATE KEY', { message: 'expected a PEM private key' }).optional(),
     /** Access tokens are short: roles, premium and bans reach every service within this. */
@@ -65,6 +69,8 @@ export const authConfig = redisConfigSchema
     /** Sign-ups per client address per hour (many members may share one address: a library, a NAT). */
     AUTH_REGISTRATIONS_PER_IP_HOUR: positive(DEFAULT_LIMITS.registerPerIp.points),
   })
+  // SMTP_URL and MAIL_FROM: the kit's, as for every service that sends mail.
+  .extend(mailConfigSchema.shape)
   .extend(geoConfig.shape);
 export type AuthConfig = z.output<typeof authConfig>;
 
@@ -86,6 +92,8 @@ export interface AuthDeps {
   limits?: Partial<AuthLimits>;
   /** Tests shorten token lifetimes below what the variables can express. */
   tokenTtl?: { accessSeconds?: number; refreshSeconds?: number };
+  /** Tests hand mail to a transport of their own (a failing one); the default follows SMTP_URL. */
+  mailTransport?: MailTransport;
 }
 
 /**
@@ -110,21 +118,23 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const { db, bus, redis, logger, config } = deps;
   checkAuthConfig(config);
   const local = config.RUILPLEIN_MODE === 'local';
-  const users = userModel(db);
-  const deletions = deletionModel(db);
-  await users.init(); // the unique email index must exist before the first registration
+  const users = userCollection(db);
+  const deletions = deletionCollection(db);
+  await ensureIndexes(users, USER_INDEXES); // the unique email index must exist before the first registration
   await ensureStream(bus, 'auth');
-  const relay = startOutboxRelay({ bus, db, collections: [users.collection.collectionName, deletions.collection.collectionName], logger });
+  const relay = startOutboxRelay({ bus, db, collections: [users.collectionName, deletions.collectionName], logger });
   const places = createPlaceSearch({ logger, upstreamUrl: config.GEO_UPSTREAM_URL });
   const avatars = avatarStore(db);
-  const stats = userStatsModel(db);
+  const stats = userStatsCollection(db);
 
   const key = await loadSigningKey(config.AUTH_JWT_PRIVATE_KEY ?? localSigningKeyPem(logger));
   const tokens = createTokenIssuer({ key, redis, ttlSeconds: deps.tokenTtl?.accessSeconds ?? config.AUTH_ACCESS_TOKEN_TTL_MINUTES * 60 });
   const sessions = createSessions({ db, users, tokens, logger, ttlSeconds: deps.tokenTtl?.refreshSeconds ?? refreshTtlSeconds(config, logger) });
+  await ensureIndexes(sessions.model, REFRESH_INDEXES);
   const accountDeletion = { users, deletions, redis, relay, avatars, stats, refreshTokens: sessions.model };
   const argon2: Argon2Cost = { ...DEFAULT_ARGON2_COST, memoryCost: config.AUTH_ARGON2_MEMORY_KIB, timeCost: config.AUTH_ARGON2_TIME_COST };
-  const mailer: Mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : devOutboxMailer(db);
+  // Mails wait in the users' documents, written with the change that causes them (mail/templates.ts).
+  const mail = startMailRelay({ db, collections: [users.collectionName], transport: deps.mailTransport ?? mailTransportFor({ config, local, db, service: 'auth' }), logger });
 
   const ctx: AuthContext = {
     db,
@@ -136,7 +146,7 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
     tokens,
     sessions,
     passwords: createPasswords(argon2),
-    mailer,
+    mail,
     limits: { ...DEFAULT_LIMITS, registerPerIp: { ...DEFAULT_LIMITS.registerPerIp, points: config.AUTH_REGISTRATIONS_PER_IP_HOUR }, ...deps.limits },
     limitIds: limitIds(config.AUTH_LIMIT_KEY ?? localLimitKey(config.AUTH_JWT_PRIVATE_KEY)),
     publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
@@ -154,19 +164,21 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
     redis,
     verifyToken: tokens.verify,
     readiness: { ...storeReadiness(deps), redis: () => redis.ping() },
-    routes: (api) => {
+    handlers: joinHandlers(
+      accountHandlers(ctx),
+      geoHandlers(places),
+      userHandlers({ users, avatars, places, stats, announce: relay.kick, logger }),
+      adminUserHandlers(accountDeletion),
+    ),
+    plain: (router) => {
       // Public keys for the gateway and every service (AUTH_JWKS_URL); not behind the gateway.
       const jwks = jwksOf([key]);
-      api.router.get('/.well-known/jwks.json', (_req, res) => {
+      router.get('/.well-known/jwks.json', (_req, res) => {
         res.setHeader('cache-control', 'public, max-age=300');
         res.json(jwks);
       });
-      accountHttp(api, ctx);
-      geoHttp(api, places);
-      avatarHttp(api, avatars);
-      userHttp(api, { users, avatars, places, stats, announce: relay.kick, logger });
-      adminUserHttp(api, accountDeletion);
-      if (local && !config.SMTP_URL) devMailRoutes(api.router, db, logger);
+      avatarPlain(router, avatars);
+      if (local && !config.SMTP_URL) devMailRoutes(router, db, logger);
     },
   });
 
@@ -175,5 +187,5 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const tradeCounts = await consumeTradeCounts({ bus, db, logger, users, stats });
   const moderation = await consumeModeration({ bus, db, logger, users, redis });
   const membership = await consumeMembership({ bus, db, logger, users, relay });
-  return { app, workers: [listingCounts, tradeCounts, moderation, membership, cleanup, startSessionCleanup(sessions, logger), relay] };
+  return { app, workers: [listingCounts, tradeCounts, moderation, membership, cleanup, startSessionCleanup(sessions, logger), relay, mail] };
 }

@@ -6,19 +6,19 @@ import { consume, createTokenVerifier, MESSAGES } from '@ruilplein/service-kit';
 import { body, silentLogger } from '@ruilplein/service-kit/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userModel, type UserModel } from '../src/accounts/model.ts';
+import { userCollection, userIdOf, type UserCollection } from '../src/accounts/model.ts';
 import { DEMO_ACCOUNTS, DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '../src/seed/seed.ts';
 import { authStores, GOOD_PASSWORD, linkTokenFromMail, mailsTo, post, randomIp, signUp, startAuth, uniqueEmail, type AuthStores, type RunningAuth } from './helpers.ts';
 
 let stores: AuthStores;
 let auth: RunningAuth;
-let users: UserModel;
+let users: UserCollection;
 let url: string;
 
 beforeAll(async () => {
   stores = await authStores();
   auth = await startAuth(stores);
-  users = userModel(stores.db);
+  users = userCollection(stores.db);
   url = auth.url;
 });
 afterAll(async () => {
@@ -47,7 +47,7 @@ const verify = (token: string) => fetch(`${url}/api/auth/verify`, { headers: bea
 const rawPost = (path: string, payload: string, contentType: string, ip = randomIp()) =>
   fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': contentType, 'x-forwarded-for': ip }, body: payload });
 const errorMessages = async (res: Response) => ((await body(res)).errors as { message: string }[]).map((e) => e.message);
-const snapshot = async (email: string) => users.findOne({ email: email.toLowerCase() }, { outbox: 0 }).lean();
+const snapshot = async (email: string) => users.findOne({ email: email.toLowerCase() }, { projection: { outbox: 0 } });
 
 describe('registration', () => {
   it('stores the member with an argon2id hash and a hashed activation token, and mails a Dutch activation link', async () => {
@@ -313,7 +313,7 @@ describe('verify and logout', () => {
     expect((await verify(token)).status).toBe(401);
     expect((await verify(other.token)).status).toBe(401);
     expect((await post(url, '/api/auth/logout', {}, bearer(token))).status).toBe(401);
-    expect((await users.findById(id).lean())!.tokenVersion).toBe(before + 1);
+    expect((await users.findOne({ _id: userIdOf(id) }))!.tokenVersion).toBe(before + 1);
 
     const again = await body(await login(email, GOOD_PASSWORD));
     expect((await verify(again.token)).status).toBe(200);
@@ -433,9 +433,9 @@ describe('events', () => {
       // Each announced change counts up the member's version, so a projection can skip older states.
       expect(mine[0]!.payload.version).toBe(1);
       expect(mine[1]!.payload).toEqual({ id, version: 2, firstName: 'Sanne', lastName: 'Jansen', profilePicture: DEFAULT_AVATAR, roles: ['Gebruiker'], activated: true });
-      expect((await users.findById(id).lean())?.version).toBe(2);
+      expect((await users.findOne({ _id: userIdOf(id) }))?.version).toBe(2);
       expect(JSON.stringify(mine)).not.toContain(email);
-      expect(await users.countDocuments({ _id: id, outbox: { $exists: true, $ne: {} } })).toBe(0);
+      expect(await users.countDocuments({ _id: userIdOf(id), outbox: { $exists: true, $ne: {} } })).toBe(0);
     } finally {
       await worker.stop();
     }
@@ -457,7 +457,7 @@ describe('local stand-ins and the first admin', () => {
     const later = uniqueEmail('later').toLowerCase();
     const promoting = await startAuth(stores, { AUTH_ADMIN_EMAILS: ` ${email.toUpperCase()} , ${later}` });
     try {
-      expect((await users.findById(id).lean())!.roles).toEqual(['Gebruiker', 'Beheerder']);
+      expect((await users.findOne({ _id: userIdOf(id) }))!.roles).toEqual(['Gebruiker', 'Beheerder']);
       const res = await post(promoting.url, '/api/auth/register', { firstName: 'S', lastName: 'J', email: later, password: GOOD_PASSWORD });
       expect(res.status).toBe(201);
       expect((await snapshot(later))!.roles).toEqual(['Gebruiker', 'Beheerder']);
@@ -476,7 +476,7 @@ describe('local stand-ins and the first admin', () => {
     const list = await body(await fetch(`${url}/dev/mail/messages.json`));
     const times = list.map((m: { sentAt: string }) => m.sentAt);
     expect(times).toEqual([...times].sort().reverse());
-    expect(Object.keys(list[0]).sort()).toEqual(['html', 'sentAt', 'subject', 'text', 'to']);
+    expect(Object.keys(list[0]).sort()).toEqual(['headers', 'html', 'sentAt', 'service', 'subject', 'text', 'to']);
 
     const withSmtp = await startAuth(stores, { SMTP_URL: 'smtp://127.0.0.1:1' });
     try {

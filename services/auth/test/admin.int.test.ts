@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventRegistry, tokenVersionKey, type AdminUser, type Role } from '@ruilplein/contracts';
+import { adminUserRoutes, eventRegistry, tokenVersionKey, type AdminUser, type Role } from '@ruilplein/contracts';
 import { testStores } from '@ruilplein/local/testing';
 import {
   connectBus,
@@ -16,20 +16,20 @@ import {
 import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { userModel, type UserModel } from '../src/accounts/model.ts';
-import { adminUserHttp } from '../src/admin/routes.ts';
+import { insertUser, userCollection, userIdOf, type UserCollection } from '../src/accounts/model.ts';
+import { adminUserHandlers } from '../src/admin/routes.ts';
 import { avatarStore, type AvatarStore } from '../src/avatars/store.ts';
-import { claimDeletion, deletionModel, type DeletionModel } from '../src/cleanup/deletion.ts';
-import { refreshModel } from '../src/accounts/refresh.ts';
-import { userStatsModel } from '../src/users/stats.ts';
+import { claimDeletion, deletionCollection, type DeletionCollection } from '../src/cleanup/deletion.ts';
+import { refreshCollection } from '../src/accounts/refresh.ts';
+import { userStatsCollection } from '../src/users/stats.ts';
 
 const logger = silentLogger();
 let db: Connection;
 let bus: Bus;
 let redis: RedisClientType;
 let issuer: TestIssuer;
-let users: UserModel;
-let deletions: DeletionModel;
+let users: UserCollection;
+let deletions: DeletionCollection;
 let avatars: AvatarStore;
 let relay: OutboxRelay;
 let consumer: Worker;
@@ -44,13 +44,13 @@ beforeAll(async () => {
   [db, bus, issuer] = await Promise.all([connectMongo(mongoUrl, `auth-admin-${randomUUID().slice(0, 8)}`), connectBus(natsUrl, 'auth-admin-test'), createTestIssuer()]);
   redis = createClient({ url: redisUrl });
   await redis.connect();
-  users = userModel(db);
-  deletions = deletionModel(db);
+  users = userCollection(db);
+  deletions = deletionCollection(db);
   avatars = avatarStore(db);
   await ensureStream(bus, 'auth');
-  relay = startOutboxRelay({ bus, db, collections: [users.collection.collectionName, deletions.collection.collectionName], logger, intervalMs: 200 });
+  relay = startOutboxRelay({ bus, db, collections: [users.collectionName, deletions.collectionName], logger, intervalMs: 200 });
   server = await listen(
-    createApp({ service: 'auth', logger, verifyToken: issuer.verifyToken, routes: (api) => adminUserHttp(api, { users, deletions, redis, relay, avatars, stats: userStatsModel(db), refreshTokens: refreshModel(db) }) }),
+    createApp({ service: 'auth', logger, verifyToken: issuer.verifyToken, routes: { adminUser: adminUserRoutes }, handlers: adminUserHandlers({ users, deletions, redis, relay, avatars, stats: userStatsCollection(db), refreshTokens: refreshCollection(db) }) }),
   );
   consumer = await consume(bus, {
     durable: `test-admin-${randomUUID().slice(0, 8)}`,
@@ -77,7 +77,7 @@ beforeEach(async () => {
 let seq = 0;
 async function createUser(fields: { roles?: Role[]; activated?: boolean; city?: string; firstName?: string; lastName?: string; subscriptionEndsAt?: Date } = {}) {
   seq++;
-  const user = await users.create({
+  const user = await insertUser(users, {
     firstName: fields.firstName ?? `Voornaam${seq}`,
     lastName: fields.lastName ?? `Achternaam${seq}`,
     email: `lid${seq}-${randomUUID().slice(0, 6)}@voorbeeld.nl`,
@@ -120,7 +120,7 @@ describe('admin user routes: access', () => {
         expect(res.json).toEqual({ message: 'Je hebt geen toegang tot deze actie.' });
       }
     }
-    const after = await users.findById(target.id).lean();
+    const after = await users.findOne({ _id: userIdOf(target.id) });
     expect(after?.activated).toBe(false);
   });
 });
@@ -198,7 +198,7 @@ describe('POST /api/user/activate/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.json.message).toBe('Gebruiker geactiveerd.');
     expect(res.json.user).toMatchObject({ id: target.id, activated: true, email: target.email });
-    const stored = await users.findById(target.id).lean();
+    const stored = await users.findOne({ _id: userIdOf(target.id) });
     expect(stored?.activated).toBe(true);
     expect(stored?.activation).toBeUndefined();
 
@@ -228,16 +228,16 @@ describe('DELETE /api/admin/delete/{id}', () => {
   it('deletes the user with their pictures and stats, revokes their tokens and announces auth.user.deleted once', async () => {
     const target = await createUser();
     const picture = await avatars.save(target.id, Buffer.from('RIFF0000WEBPVP8 '));
-    await userStatsModel(db).create({ _id: target.id, totalTrades: 3 });
+    await userStatsCollection(db).insertOne({ _id: target.id, totalTrades: 3, ratingSum: 0, totalReviewers: 0, activeListings: 0 });
     const before = Number((await redis.get(tokenVersionKey(target.id))) ?? 0);
     const adminId = randomUUID().replaceAll('-', '').slice(0, 24);
     const res = await call('DELETE', `/api/admin/delete/${target.id}`, await tokenFor(['Beheerder'], adminId));
     expect(res).toMatchObject({ status: 200, json: { message: 'Gebruiker verwijderd.' } });
-    expect(await users.findById(target.id).lean()).toBeNull();
+    expect(await users.findOne({ _id: userIdOf(target.id) })).toBeNull();
     expect(Number(await redis.get(tokenVersionKey(target.id)))).toBeGreaterThan(before);
-    expect(await deletions.findById(target.id).lean()).toMatchObject({ reason: 'admin', by: adminId });
+    expect(await deletions.findOne({ _id: target.id })).toMatchObject({ reason: 'admin', by: adminId });
     expect(await avatars.find(picture.split('/').pop()!)).toBeUndefined();
-    expect(await userStatsModel(db).findById(target.id).lean()).toBeNull();
+    expect(await userStatsCollection(db).findOne({ _id: target.id })).toBeNull();
 
     await expect.poll(() => eventsOf(target.id, 'auth.user.deleted').length, { timeout: 10_000 }).toBe(1);
     // One more than the last version announced (none: the test wrote the user directly).
@@ -258,7 +258,7 @@ describe('DELETE /api/admin/delete/{id}', () => {
     // The second either finds the user gone (404) or helps finish the first one's deletion (200).
     expect([a.status, b.status]).toContain(200);
     expect([200, 404]).toEqual(expect.arrayContaining([a.status, b.status]));
-    expect(await users.findById(target.id).lean()).toBeNull();
+    expect(await users.findOne({ _id: userIdOf(target.id) })).toBeNull();
     await expect.poll(() => eventsOf(target.id, 'auth.user.deleted').length, { timeout: 10_000 }).toBe(1);
     await settle();
     expect(eventsOf(target.id, 'auth.user.deleted')).toHaveLength(1);
@@ -273,12 +273,12 @@ describe('DELETE /api/admin/delete/{id}', () => {
     expect(shouted.status).toBe(403);
     const up = await call('DELETE', `/api/admin/delete/${beheerder.id}`, await tokenFor(['Moderator'], moderator.id));
     expect(up).toMatchObject({ status: 403, json: { message: 'Alleen een beheerder kan een beheerder of moderator verwijderen.' } });
-    expect(await users.countDocuments({ _id: { $in: [moderator.id, beheerder.id] } })).toBe(2);
+    expect(await users.countDocuments({ _id: { $in: [moderator.id, beheerder.id].map(userIdOf) } })).toBe(2);
     expect(await redis.get(tokenVersionKey(beheerder.id))).toBeNull();
 
     const down = await call('DELETE', `/api/admin/delete/${moderator.id}`, await tokenFor(['Beheerder'], beheerder.id));
     expect(down.status).toBe(200);
-    expect(await users.findById(moderator.id).lean()).toBeNull();
+    expect(await users.findOne({ _id: userIdOf(moderator.id) })).toBeNull();
   });
 
   it('hides a deletion that began but did not finish, and finishes it when asked again', async () => {
@@ -291,9 +291,9 @@ describe('DELETE /api/admin/delete/{id}', () => {
 
     const res = await call('DELETE', `/api/admin/delete/${target.id}`, await tokenFor(['Beheerder']));
     expect(res.status).toBe(200);
-    expect(await users.findById(target.id).lean()).toBeNull();
+    expect(await users.findOne({ _id: userIdOf(target.id) })).toBeNull();
     // The deletion keeps the reason and event of the claim that began it.
-    expect(await deletions.findById(target.id).lean()).toMatchObject({ reason: 'inactive' });
+    expect(await deletions.findOne({ _id: target.id })).toMatchObject({ reason: 'inactive' });
     await expect.poll(() => eventsOf(target.id, 'auth.user.deleted').map((e) => e.id), { timeout: 10_000 }).toEqual([claim!.eventId]);
   });
 
@@ -303,6 +303,6 @@ describe('DELETE /api/admin/delete/{id}', () => {
     expect((await call('DELETE', `/api/admin/delete/${'b'.repeat(24)}`, admin)).status).toBe(404);
     const malformed = await call('DELETE', '/api/admin/delete/not-an-id', admin);
     expect(malformed).toMatchObject({ status: 400, json: { message: 'Ongeldige gebruikers-id.' } });
-    expect(await users.countDocuments({ _id: bystander.id })).toBe(1);
+    expect(await users.countDocuments({ _id: userIdOf(bystander.id) })).toBe(1);
   });
 });

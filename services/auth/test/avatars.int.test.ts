@@ -5,7 +5,7 @@ import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processAvatar } from '../src/avatars/image.ts';
-import { avatarHttp } from '../src/avatars/routes.ts';
+import { avatarPlain } from '../src/avatars/routes.ts';
 import { avatarStore, type AvatarStore } from '../src/avatars/store.ts';
 
 let db: Connection;
@@ -16,7 +16,7 @@ let server: Awaited<ReturnType<typeof listen>>;
 beforeAll(async () => {
   [db, issuer] = await Promise.all([connectMongo(testStores().mongoUrl, `auth-avatars-${randomUUID().slice(0, 8)}`), createTestIssuer()]);
   store = avatarStore(db);
-  const app = createApp({ service: 'auth', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: (api) => avatarHttp(api, store) });
+  const app = createApp({ service: 'auth', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: {}, handlers: {}, plain: (router) => avatarPlain(router, store) });
   server = await listen(app);
 });
 afterAll(async () => {

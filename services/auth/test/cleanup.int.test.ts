@@ -6,19 +6,19 @@ import { silentLogger } from '@ruilplein/service-kit/testing';
 import { Types } from 'mongoose';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { userModel, type UserModel } from '../src/accounts/model.ts';
+import { insertUser, userCollection, userIdOf, type UserCollection } from '../src/accounts/model.ts';
 import { avatarStore } from '../src/avatars/store.ts';
-import { refreshModel } from '../src/accounts/refresh.ts';
-import { claimDeletion, deletionModel, type DeletionDeps, type DeletionModel } from '../src/cleanup/deletion.ts';
+import { refreshCollection } from '../src/accounts/refresh.ts';
+import { claimDeletion, deletionCollection, type DeletionCollection, type DeletionDeps } from '../src/cleanup/deletion.ts';
 import { inactiveBefore, startInactivityCleanup, type InactivityCleanup } from '../src/cleanup/inactive.ts';
-import { userStatsModel } from '../src/users/stats.ts';
+import { userStatsCollection } from '../src/users/stats.ts';
 
 const logger = silentLogger();
 let db: Connection;
 let bus: Bus;
 let redis: RedisClientType;
-let users: UserModel;
-let deletions: DeletionModel;
+let users: UserCollection;
+let deletions: DeletionCollection;
 let relay: OutboxRelay;
 let consumer: Worker;
 let deps: DeletionDeps;
@@ -38,11 +38,11 @@ beforeAll(async () => {
   [db, bus] = await Promise.all([connectMongo(mongoUrl, `auth-cleanup-${randomUUID().slice(0, 8)}`), connectBus(natsUrl, 'auth-cleanup-test')]);
   redis = createClient({ url: redisUrl });
   await redis.connect();
-  users = userModel(db);
-  deletions = deletionModel(db);
+  users = userCollection(db);
+  deletions = deletionCollection(db);
   await ensureStream(bus, 'auth');
-  relay = startOutboxRelay({ bus, db, collections: [users.collection.collectionName, deletions.collection.collectionName], logger, intervalMs: 200 });
-  deps = { users, deletions, redis, relay, avatars: avatarStore(db), stats: userStatsModel(db), refreshTokens: refreshModel(db) };
+  relay = startOutboxRelay({ bus, db, collections: [users.collectionName, deletions.collectionName], logger, intervalMs: 200 });
+  deps = { users, deletions, redis, relay, avatars: avatarStore(db), stats: userStatsCollection(db), refreshTokens: refreshCollection(db) };
   consumer = await consume(bus, {
     durable: `test-cleanup-${randomUUID().slice(0, 8)}`,
     registry: eventRegistry,
@@ -66,7 +66,7 @@ beforeEach(async () => {
 });
 
 async function createUser(lastActiveAt: Date) {
-  const user = await users.create({
+  const user = await insertUser(users, {
     firstName: 'Slapend',
     lastName: 'Lid',
     email: `slaper-${randomUUID()}@voorbeeld.nl`,
@@ -85,7 +85,7 @@ function job(clock: () => Date = () => NOW, redisClient: DeletionDeps['redis'] =
 }
 
 const deletedEventsOf = (userId: string) => deleted.filter((e) => e.userId === userId);
-const remaining = async (ids: string[]) => (await users.find({ _id: { $in: ids } }, { _id: 1 }).lean()).map((u) => u._id.toString()).sort();
+const remaining = async (ids: string[]) => (await users.find({ _id: { $in: ids.map(userIdOf) } }, { projection: { _id: 1 } }).toArray()).map((u) => u._id.toString()).sort();
 
 describe('inactiveBefore', () => {
   it('is 24 calendar months before now', () => {
@@ -100,7 +100,7 @@ describe('inactive account cleanup', () => {
     const justOver = await createUser(monthsBefore(24, -1000));
     const justUnder = await createUser(monthsBefore(24, 1000));
     const recent = await createUser(monthsBefore(1));
-    const logins = refreshModel(db);
+    const logins = refreshCollection(db);
     const login = (userId: string) => ({ _id: randomUUID(), userId, tokenVersion: 0, tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 3600_000), createdAt: new Date() });
     await logins.insertMany([login(idle), login(recent)]);
 
@@ -111,7 +111,7 @@ describe('inactive account cleanup', () => {
     expect(await remaining([idle, justOver, justUnder, recent])).toEqual([justUnder, recent].sort());
     for (const id of [idle, justOver]) {
       expect(Number(await redis.get(tokenVersionKey(id)))).toBeGreaterThan(0);
-      expect(await deletions.findById(id).lean()).toMatchObject({ reason: 'inactive', deletedAt: NOW });
+      expect(await deletions.findOne({ _id: id })).toMatchObject({ reason: 'inactive', deletedAt: NOW });
       await expect.poll(() => deletedEventsOf(id).length, { timeout: 10_000 }).toBe(1);
     }
     expect(await redis.get(tokenVersionKey(justUnder))).toBeNull();
@@ -138,7 +138,7 @@ describe('inactive account cleanup', () => {
 
   it('keeps an account whose member came back after the pass picked it', async () => {
     const id = await createUser(monthsBefore(30));
-    await users.updateOne({ _id: id }, { $set: { lastActiveAt: NOW } });
+    await users.updateOne({ _id: userIdOf(id) }, { $set: { lastActiveAt: NOW } });
     // The claim re-checks inactivity in the same write, as the job does for every candidate.
     expect(await claimDeletion(users, id, { reason: 'inactive' }, { lastActiveAt: { $lt: inactiveBefore(NOW) } })).toBeUndefined();
     expect(await job().run()).toBe(0);
@@ -150,10 +150,10 @@ describe('inactive account cleanup', () => {
     const closed: DeletionDeps['redis'] = createClient({ url: testStores().redisUrl });
     await expect(job(() => NOW, closed).run()).rejects.toThrow();
     expect(await remaining([id])).toEqual([id]);
-    expect(await deletions.findById(id).lean()).toBeNull();
+    expect(await deletions.findOne({ _id: id })).toBeNull();
 
     // The next pass, a while later, finishes the claimed deletion with the claim's own event.
-    const claimed = await users.collection.findOne({ _id: new Types.ObjectId(id) });
+    const claimed = await users.findOne({ _id: new Types.ObjectId(id) });
     const eventId = (claimed as { deletion?: { eventId: string } } | null)?.deletion?.eventId;
     expect(eventId).toBeDefined();
     expect(await job(() => new Date(NOW.getTime() + 120_000)).run()).toBe(0);

@@ -6,26 +6,27 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { testStores } from '@ruilplein/local/testing';
-import { connectMongo, MESSAGES, type Connection } from '@ruilplein/service-kit';
+import { connectMongo, devMailRoutes, localMailTransport, MESSAGES, type Connection } from '@ruilplein/service-kit';
 import { silentLogger } from '@ruilplein/service-kit/testing';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devMailRoutes, devOutboxMailer } from '../src/mail/mailer.ts';
 
 const outside = Object.values(networkInterfaces())
   .flat()
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
 let db: Connection;
+// The local outbox is one database for the whole platform; this file's own, so parallel tests keep apart.
+const database = `devmail-${randomUUID().slice(0, 8)}`;
 const server = createServer();
 let port = 0;
 
 beforeAll(async () => {
   db = await connectMongo(testStores().mongoUrl, `auth-devmail-${randomUUID().slice(0, 8)}`);
-  await devOutboxMailer(db).send({ to: 'lid@voorbeeld.nl', subject: 'Activeer je account', text: 'link', html: '<p>link</p>' });
+  await localMailTransport(db, 'auth', { database }).send(randomUUID(), { to: 'lid@voorbeeld.nl', subject: 'Activeer je account', text: 'link', html: '<p>link</p>', transactional: true });
   const app = express();
   const router = express.Router();
-  devMailRoutes(router, db, silentLogger());
+  devMailRoutes(router, db, silentLogger(), { database });
   app.use(router);
   server.on('request', app);
   // Every interface, so the same server is reached over loopback and over the network.
@@ -37,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await db.dropDatabase();
+  await Promise.all([db.dropDatabase(), db.useDb(database).dropDatabase()]);
   await db.close();
 });
 

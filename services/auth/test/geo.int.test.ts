@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Place } from '@ruilplein/contracts';
+import { geoRoutes, type Place } from '@ruilplein/contracts';
 import { createApp } from '@ruilplein/service-kit';
 import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { geoHttp } from '../src/geo/routes.ts';
+import { geoHandlers } from '../src/geo/routes.ts';
 import { createPlaceSearch } from '../src/geo/search.ts';
 
 const logger = silentLogger();
@@ -15,7 +15,7 @@ const servers: Server[] = [];
 /** The auth service's place search alone, on a real HTTP port. */
 async function serve(upstreamUrl?: string) {
   const places = createPlaceSearch({ logger, upstreamUrl });
-  const server = await listen(createApp({ service: 'auth', logger, verifyToken: issuer.verifyToken, routes: (api) => geoHttp(api, places) }));
+  const server = await listen(createApp({ service: 'auth', logger, verifyToken: issuer.verifyToken, routes: { geo: geoRoutes }, handlers: geoHandlers(places) }));
   servers.push(server);
   return server.url;
 }

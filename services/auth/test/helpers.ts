@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { testStores } from '@ruilplein/local/testing';
-import { connectBus, connectMongo, parseConfig, type Bus, type Connection, type ServiceParts } from '@ruilplein/service-kit';
+import { connectBus, connectMongo, parseConfig, type Bus, type Connection, type ListedDevMail, type ServiceParts } from '@ruilplein/service-kit';
 import { body, listen, silentLogger } from '@ruilplein/service-kit/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { expect } from 'vitest';
@@ -68,26 +68,25 @@ export async function startAuth(stores: AuthStores, env: Record<string, string> 
   };
 }
 
-export interface SentMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  sentAt: string;
-}
+/** A mail as the local outbox lists it (/dev/mail/messages.json). */
+export type SentMail = ListedDevMail;
 
 export async function mailsTo(url: string, to: string): Promise<SentMail[]> {
-  const all: SentMail[] = await body(await fetch(`${url}/dev/mail/messages.json`));
-  return all.filter((m) => m.to === to.toLowerCase());
+  // One addressee's: the local outbox holds the mail of every test of the run.
+  return body(await fetch(`${url}/dev/mail/messages.json?to=${encodeURIComponent(to.toLowerCase())}`));
 }
 
-/** Waits for the `count`-th mail to `to` and returns the token of the link in the newest one. */
+/**
+ * Waits for the `count`-th mail to `to` carrying a `page` link and returns the token of the newest
+ * such link: the relay sends after the response, so another kind of mail may be the newest one.
+ */
 export async function linkTokenFromMail(url: string, to: string, page: 'verify-email' | 'change-password', count = 1): Promise<string> {
-  await expect.poll(async () => (await mailsTo(url, to)).length, { timeout: 5000 }).toBeGreaterThanOrEqual(count);
-  const [newest] = await mailsTo(url, to);
-  const match = new RegExp(`http://ruilplein\\.test/${page}\\?token=([\\w-]+)`).exec(newest!.text);
-  expect(match, `a ${page} link in: ${newest!.text}`).not.toBeNull();
-  return match![1]!;
+  const link = new RegExp(`http://ruilplein\\.test/${page}\\?token=([\\w-]+)`);
+  const withLink = async () => (await mailsTo(url, to)).filter((m) => link.test(m.text));
+  await expect.poll(async () => (await mailsTo(url, to)).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
+  await expect.poll(async () => (await withLink()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+  const [newest] = await withLink();
+  return link.exec(newest!.text)![1]!;
 }
 
 export const post = (url: string, path: string, payload: unknown, headers: Record<string, string> = {}) =>

@@ -5,8 +5,8 @@ import { createEvent, ensureStream, publishEvent } from '@ruilplein/service-kit'
 import { body } from '@ruilplein/service-kit/testing';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userModel } from '../src/accounts/model.ts';
-import { userStatsModel } from '../src/users/stats.ts';
+import { insertUser, userCollection } from '../src/accounts/model.ts';
+import { userStatsCollection } from '../src/users/stats.ts';
 import { authStores, startAuth, uniqueEmail, type AuthStores, type RunningAuth } from './helpers.ts';
 
 let stores: AuthStores;
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const member = async () => {
-  const user = await userModel(stores.db).create({ firstName: 'Sanne', lastName: 'Jansen', email: uniqueEmail(), passwordHash: 'x', activated: true });
+  const user = await insertUser(userCollection(stores.db), { firstName: 'Sanne', lastName: 'Jansen', email: uniqueEmail(), passwordHash: 'x', activated: true });
   return user._id.toHexString();
 };
 const counted = (userId: string, version: number, activeListings: number) => createEvent(eventRegistry, 'listing.owner.counted', { userId, version, activeListings });
@@ -35,7 +35,7 @@ const stats = async (id: string) => body(await fetch(`${auth.url}/api/user/publi
 describe('active listings in the public statistics', () => {
   it('takes each newer count and ignores older or repeated ones', async () => {
     const id = await member();
-    await userStatsModel(stores.db).create({ _id: id, totalTrades: 2, ratingSum: 9, totalReviewers: 2 });
+    await userStatsCollection(stores.db).insertOne({ _id: id, totalTrades: 2, ratingSum: 9, totalReviewers: 2, activeListings: 0 });
     await publishEvent(stores.bus, counted(id, 2, 3));
     await expect.poll(async () => (await stats(id)).activeListings, { timeout: 10_000 }).toBe(3);
     expect(await stats(id)).toEqual({ totalTrades: 2, averageRating: 4.5, totalReviewers: 2, activeListings: 3 });
@@ -48,7 +48,7 @@ describe('active listings in the public statistics', () => {
     await publishEvent(stores.bus, { ...later, id: crypto.randomUUID(), payload: { ...later.payload, activeListings: 9 } });
     await publishEvent(stores.bus, counted(id, 6, 0));
     await expect.poll(async () => (await stats(id)).activeListings, { timeout: 10_000 }).toBe(0);
-    expect(await userStatsModel(stores.db).findById(id).lean()).toMatchObject({ activeListingsVersion: 6, totalTrades: 2 });
+    expect(await userStatsCollection(stores.db).findOne({ _id: id })).toMatchObject({ activeListingsVersion: 6, totalTrades: 2 });
   });
 
   it('starts the statistics of a member without any, and drops counts of accounts that do not exist', async () => {
@@ -59,6 +59,6 @@ describe('active listings in the public statistics', () => {
     await publishEvent(stores.bus, counted(id, 1, 2));
     await expect.poll(async () => (await stats(id)).activeListings, { timeout: 10_000 }).toBe(2);
     expect(await stats(id)).toEqual({ totalTrades: 0, averageRating: 0, totalReviewers: 0, activeListings: 2 });
-    expect(await userStatsModel(stores.db).exists({ _id: nobody })).toBeNull();
+    expect(await userStatsCollection(stores.db).findOne({ _id: nobody })).toBeNull();
   });
 });

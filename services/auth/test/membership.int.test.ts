@@ -3,7 +3,7 @@
 import { eventRegistry, type EventEnvelope, type UserEvent } from '@ruilplein/contracts';
 import { createEvent, ensureStream, publishEvent } from '@ruilplein/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userModel } from '../src/accounts/model.ts';
+import { userCollection, userIdOf } from '../src/accounts/model.ts';
 import { authStores, signUp, startAuth, type AuthStores, type RunningAuth } from './helpers.ts';
 
 let stores: AuthStores;
@@ -34,7 +34,7 @@ afterAll(async () => {
   await stores.close();
 });
 
-const users = () => userModel(stores.db);
+const users = () => userCollection(stores.db);
 const subscription = (type: 'activated' | 'renewed' | 'cancelled' | 'expired', userId: string, version: number, paidUntil: string | null) =>
   createEvent(eventRegistry, `payment.subscription.${type}`, { userId, version, paidUntil, at: new Date().toISOString() });
 async function eventually(check: () => Promise<boolean>, what: string) {
@@ -50,8 +50,8 @@ describe('subscription events in auth', () => {
     const member = await signUp(auth.url);
     const until = new Date(Date.now() + 30 * 86_400_000).toISOString();
     await publishEvent(stores.bus, subscription('activated', member.id, 1, until));
-    await eventually(async () => (await users().findById(member.id).lean())?.roles.includes('Premium') === true, 'Premium given');
-    expect((await users().findById(member.id).lean())?.subscriptionEndsAt?.toISOString()).toBe(until);
+    await eventually(async () => (await users().findOne({ _id: userIdOf(member.id) }))?.roles.includes('Premium') === true, 'Premium given');
+    expect((await users().findOne({ _id: userIdOf(member.id) }))?.subscriptionEndsAt?.toISOString()).toBe(until);
     await eventually(async () => announced.some((e) => e.payload.id === member.id && e.payload.roles.includes('Premium') && e.payload.subscriptionEndsAt === until), 'announced');
 
     const later = new Date(Date.now() + 60 * 86_400_000).toISOString();
@@ -59,8 +59,8 @@ describe('subscription events in auth', () => {
     // The older cancellation after the renewal changes nothing.
     await publishEvent(stores.bus, subscription('cancelled', member.id, 2, until));
     await publishEvent(stores.bus, subscription('expired', member.id, 4, null));
-    await eventually(async () => (await users().findById(member.id).lean())?.membershipVersion === 4, 'expired applied');
-    const after = await users().findById(member.id).lean();
+    await eventually(async () => (await users().findOne({ _id: userIdOf(member.id) }))?.membershipVersion === 4, 'expired applied');
+    const after = await users().findOne({ _id: userIdOf(member.id) });
     expect(after?.roles).not.toContain('Premium');
     expect(after?.subscriptionEndsAt).toBeUndefined();
     await eventually(async () => announced.some((e) => e.payload.id === member.id && !e.payload.roles.includes('Premium') && !e.payload.subscriptionEndsAt), 'the end announced');
@@ -68,10 +68,10 @@ describe('subscription events in auth', () => {
 
   it('keeps a Premium role that no subscription gave', async () => {
     const member = await signUp(auth.url);
-    await users().updateOne({ _id: member.id }, { $set: { roles: ['Gebruiker', 'Premium'] } });
+    await users().updateOne({ _id: userIdOf(member.id) }, { $set: { roles: ['Gebruiker', 'Premium'] } });
     await publishEvent(stores.bus, subscription('activated', member.id, 1, new Date(Date.now() + 86_400_000).toISOString()));
     await publishEvent(stores.bus, subscription('expired', member.id, 2, null));
-    await eventually(async () => (await users().findById(member.id).lean())?.membershipVersion === 2, 'applied');
-    expect((await users().findById(member.id).lean())?.roles).toContain('Premium');
+    await eventually(async () => (await users().findOne({ _id: userIdOf(member.id) }))?.membershipVersion === 2, 'applied');
+    expect((await users().findOne({ _id: userIdOf(member.id) }))?.roles).toContain('Premium');
   });
 });

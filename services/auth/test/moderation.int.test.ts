@@ -1,11 +1,13 @@
-// Blocks from the moderation service (`moderation.user.*`) through the consumer the assembled auth
-// service starts: the block set and every token revoked, the end clearing it, older events ignored.
-import { eventRegistry } from '@ruilplein/contracts';
+// Suspensions from the moderation service (`moderation.user.*`) through the consumer the assembled
+// auth service starts: the suspension set and every token revoked, the end clearing it, older events
+// ignored; events under the names before the rename applied alike.
+import { eventRegistry, legacySuspensionEvents } from '@ruilplein/contracts';
 import { createEvent, ensureStream, publishEvent } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userModel } from '../src/accounts/model.ts';
+import { Types } from 'mongoose';
+import { userCollection, userIdOf } from '../src/accounts/model.ts';
 import { authStores, post, signUp, startAuth, type AuthStores, type RunningAuth } from './helpers.ts';
 
 let stores: AuthStores;
@@ -36,34 +38,70 @@ async function eventually(check: () => Promise<boolean>, what: string) {
   }
   throw new Error(`never: ${what}`);
 }
-const blocked = (type: 'moderation.user.banned' | 'moderation.user.blocked', userId: string, version: number, unblockDate: string | null) =>
-  createEvent(eventRegistry, type, { userId, version, reason: type === 'moderation.user.banned' ? 'ban' : 'warnings', unblockDate, at: new Date().toISOString() });
+const suspended = (userId: string, version: number, reason: 'ban' | 'warnings', endsAt: string | null) =>
+  createEvent(eventRegistry, 'moderation.user.suspended', { userId, version, reason, endsAt, at: new Date().toISOString() });
+const ended = (userId: string, version: number) => createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId, version, at: new Date().toISOString() });
+/** As the moderation service published them before the rename. */
+const legacy = {
+  suspended: (type: 'moderation.user.banned' | 'moderation.user.blocked', userId: string, version: number, unblockDate: string | null) =>
+    createEvent(legacySuspensionEvents, type, { userId, version, reason: type === 'moderation.user.banned' ? 'ban' : 'warnings', unblockDate, at: new Date().toISOString() }),
+  ended: (userId: string, version: number) => createEvent(legacySuspensionEvents, 'moderation.user.unblocked', { userId, version, at: new Date().toISOString() }),
+};
 
 describe('moderation events in auth', () => {
-  it('a ban blocks the member and revokes their tokens at once; signing in again carries the block', async () => {
+  it('a ban suspends the member and revokes their tokens at once; signing in again carries the suspension', async () => {
     const member = await signUp(auth.url);
     const token = await loggedIn(member);
     const until = new Date(Date.now() + 86_400_000).toISOString();
-    await publishEvent(stores.bus, blocked('moderation.user.banned', member.id, 1, until));
+    await publishEvent(stores.bus, suspended(member.id, 1, 'ban', until));
     await eventually(async () => (await fetch(`${auth.url}/api/auth/verify`, { headers: bearer(token) })).status === 401, 'the old token is revoked');
     const again = await loggedIn(member);
-    expect(decodeJwt(again).blk).toMatchObject({ r: 'ban' });
+    expect(decodeJwt(again).sus).toMatchObject({ r: 'ban' });
     expect(await status(again)).toEqual({ blocked: true, reason: 'ban', unblockDate: until });
     expect((await fetch(`${auth.url}/api/user/my`, { headers: bearer(again) })).status).toBe(403);
   });
 
-  it('the end of a block clears it; an older event after a newer one changes nothing', async () => {
+  it('the end of a suspension clears it; an older event after a newer one changes nothing', async () => {
     const member = await signUp(auth.url);
-    const users = userModel(stores.db);
-    await publishEvent(stores.bus, blocked('moderation.user.blocked', member.id, 2, new Date(Date.now() + 86_400_000).toISOString()));
-    await eventually(async () => !!(await users.findById(member.id).lean())?.block, 'the block is set');
-    await publishEvent(stores.bus, createEvent(eventRegistry, 'moderation.user.unblocked', { userId: member.id, version: 3, at: new Date().toISOString() }));
-    await eventually(async () => !(await users.findById(member.id).lean())?.block, 'the block is cleared');
-    await publishEvent(stores.bus, blocked('moderation.user.banned', member.id, 1, null));
+    const users = userCollection(stores.db);
+    await publishEvent(stores.bus, suspended(member.id, 2, 'warnings', new Date(Date.now() + 86_400_000).toISOString()));
+    await eventually(async () => !!(await users.findOne({ _id: userIdOf(member.id) }))?.suspension, 'the suspension is set');
+    await publishEvent(stores.bus, ended(member.id, 3));
+    await eventually(async () => !(await users.findOne({ _id: userIdOf(member.id) }))?.suspension, 'the suspension is cleared');
+    await publishEvent(stores.bus, suspended(member.id, 1, 'ban', null));
     // A newer event behind it shows the older one was handled (and ignored) first.
-    await publishEvent(stores.bus, createEvent(eventRegistry, 'moderation.user.unblocked', { userId: member.id, version: 4, at: new Date().toISOString() }));
-    await eventually(async () => (await users.findById(member.id).lean())?.moderationVersion === 4, 'the newest event applied');
-    expect((await users.findById(member.id).lean())?.block).toBeUndefined();
+    await publishEvent(stores.bus, ended(member.id, 4));
+    await eventually(async () => (await users.findOne({ _id: userIdOf(member.id) }))?.moderationVersion === 4, 'the newest event applied');
+    expect((await users.findOne({ _id: userIdOf(member.id) }))?.suspension).toBeUndefined();
     expect(await status(await loggedIn(member))).toEqual({ blocked: false, reason: null, unblockDate: null });
+  });
+
+  it.each(['moderation.user.banned', 'moderation.user.blocked'] as const)('applies %s, published before the rename, as a suspension, and moderation.user.unblocked as its end', async (type) => {
+    const member = await signUp(auth.url);
+    const users = userCollection(stores.db);
+    const token = await loggedIn(member);
+    const until = new Date(Date.now() + 86_400_000).toISOString();
+    await publishEvent(stores.bus, legacy.suspended(type, member.id, 1, until));
+    await eventually(async () => (await fetch(`${auth.url}/api/auth/verify`, { headers: bearer(token) })).status === 401, 'the old token is revoked');
+    const again = await loggedIn(member);
+    expect(await status(again)).toEqual({ blocked: true, reason: type === 'moderation.user.banned' ? 'ban' : 'warnings', unblockDate: until });
+    expect((await users.findOne({ _id: userIdOf(member.id) }))?.suspension).toEqual({ reason: type === 'moderation.user.banned' ? 'ban' : 'warnings', endsAt: new Date(until) });
+    await publishEvent(stores.bus, legacy.ended(member.id, 2));
+    await eventually(async () => (await users.findOne({ _id: userIdOf(member.id) }))?.moderationVersion === 2, 'the end applied');
+    expect(await status(await loggedIn(member))).toEqual({ blocked: false, reason: null, unblockDate: null });
+  });
+
+  it('a suspension replaces one stored before the rename; its end clears both', async () => {
+    const member = await signUp(auth.url);
+    const users = userCollection(stores.db);
+    const _id = new Types.ObjectId(member.id);
+    await users.updateOne({ _id }, { $set: { block: { reason: 'ban' } } });
+    await publishEvent(stores.bus, suspended(member.id, 1, 'warnings', null));
+    await eventually(async () => (await users.findOne({ _id: userIdOf(member.id) }))?.moderationVersion === 1, 'the suspension applied');
+    expect(await users.findOne({ _id }, { projection: { suspension: 1, block: 1 } })).toEqual({ _id, suspension: { reason: 'warnings' } });
+    await users.updateOne({ _id }, { $set: { block: { reason: 'ban' } } });
+    await publishEvent(stores.bus, ended(member.id, 2));
+    await eventually(async () => (await users.findOne({ _id: userIdOf(member.id) }))?.moderationVersion === 2, 'the end applied');
+    expect(await users.findOne({ _id }, { projection: { suspension: 1, block: 1 } })).toEqual({ _id });
   });
 });

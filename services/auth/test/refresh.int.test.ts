@@ -1,24 +1,24 @@
 import { createHash } from 'node:crypto';
-import { AUTH_MESSAGES, authRoutes, BLOCKED_MESSAGE } from '@ruilplein/contracts';
+import { AUTH_MESSAGES, authRoutes, SUSPENDED_MESSAGE } from '@ruilplein/contracts';
 import { createTokenVerifier } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userModel, type UserModel } from '../src/accounts/model.ts';
-import { REFRESH_COOKIE, refreshModel, removeEndedSessions, REUSE_GRACE_SECONDS, type RefreshModel } from '../src/accounts/refresh.ts';
+import { userCollection, userIdOf, type UserCollection } from '../src/accounts/model.ts';
+import { REFRESH_COOKIE, refreshCollection, removeEndedSessions, REUSE_GRACE_SECONDS, type RefreshCollection } from '../src/accounts/refresh.ts';
 import { authStores, linkTokenFromMail, post, randomIp, signUp, startAuth, type AuthStores, type RunningAuth } from './helpers.ts';
 
 let stores: AuthStores;
 let auth: RunningAuth;
-let users: UserModel;
-let sessions: RefreshModel;
+let users: UserCollection;
+let sessions: RefreshCollection;
 let url: string;
 
 beforeAll(async () => {
   stores = await authStores();
   auth = await startAuth(stores);
-  users = userModel(stores.db);
-  sessions = refreshModel(stores.db);
+  users = userCollection(stores.db);
+  sessions = refreshCollection(stores.db);
   url = auth.url;
 });
 afterAll(async () => {
@@ -94,7 +94,7 @@ describe('login', () => {
     expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'roles', 'sub', 'ver']);
     expect(claims.exp! - claims.iat!).toBe(15 * 60);
 
-    const stored = (await sessions.findById(familyOf(cookie)).lean())!;
+    const stored = (await sessions.findOne({ _id: familyOf(cookie) }))!;
     expect(stored).toMatchObject({ userId: id, tokenVersion: claims.ver });
     const secret = cookie.split('.')[1]!;
     expect(stored.tokenHash).toBe(createHash('sha256').update(secret).digest('hex'));
@@ -110,7 +110,7 @@ describe('login', () => {
 describe('refresh', () => {
   it('gives a working access token with the current roles and rotates the cookie', async () => {
     const first = await loggedIn();
-    await users.updateOne({ _id: first.id }, { $addToSet: { roles: 'Premium' } });
+    await users.updateOne({ _id: userIdOf(first.id) }, { $addToSet: { roles: 'Premium' } });
     const next = await refreshed(first.cookie);
     expect(next.cookie).toBeDefined();
     expect(familyOf(next.cookie!)).toBe(familyOf(first.cookie));
@@ -141,7 +141,7 @@ describe('refresh', () => {
     const second = await refreshed(oldest);
     const third = await refreshed(second.cookie!);
     await expectRefused(await refresh(oldest));
-    expect((await sessions.findById(familyOf(oldest)).lean())!.revokedAt).toBeInstanceOf(Date);
+    expect((await sessions.findOne({ _id: familyOf(oldest) }))!.revokedAt).toBeInstanceOf(Date);
     // Also the newest cookie, held by whoever was first, is dead now.
     await expectRefused(await refresh(third.cookie!));
     await expectRefused(await refresh(second.cookie!));
@@ -159,28 +159,28 @@ describe('refresh', () => {
     await expectRefused(await refresh(expiring.cookie));
   });
 
-  it('refuses a member who was blocked, deactivated or deleted; a block says so (403 with reason and date)', async () => {
-    const blockedMember = await loggedIn();
+  it('refuses a member who was suspended, deactivated or deleted; a suspension says so (403 with reason and date)', async () => {
+    const suspendedMember = await loggedIn();
     const until = new Date(Date.now() + 86_400_000);
-    await users.updateOne({ _id: blockedMember.id }, { $set: { block: { reason: 'ban', unblockDate: until } } });
-    const refused = await refresh(blockedMember.cookie);
+    await users.updateOne({ _id: userIdOf(suspendedMember.id) }, { $set: { suspension: { reason: 'ban', endsAt: until } } });
+    const refused = await refresh(suspendedMember.cookie);
     expect(refused.status).toBe(403);
-    expect(await body(refused)).toEqual({ message: BLOCKED_MESSAGE, blocked: true, reason: 'ban', unblockDate: new Date(Math.ceil(until.getTime() / 1000) * 1000).toISOString() });
+    expect(await body(refused)).toEqual({ message: SUSPENDED_MESSAGE, blocked: true, reason: 'ban', unblockDate: new Date(Math.ceil(until.getTime() / 1000) * 1000).toISOString() });
     expect(cleared(refused), 'the cookie is cleared').toBe(true);
     // The session is over, not just refused this once.
-    await users.updateOne({ _id: blockedMember.id }, { $unset: { block: '' } });
-    await expectRefused(await refresh(blockedMember.cookie));
+    await users.updateOne({ _id: userIdOf(suspendedMember.id) }, { $unset: { suspension: '' } });
+    await expectRefused(await refresh(suspendedMember.cookie));
 
-    const endedBlock = await loggedIn();
-    await users.updateOne({ _id: endedBlock.id }, { $set: { block: { reason: 'warnings', unblockDate: new Date(Date.now() - 1000) } } });
-    expect((await refresh(endedBlock.cookie)).status).toBe(200);
+    const endedSuspension = await loggedIn();
+    await users.updateOne({ _id: userIdOf(endedSuspension.id) }, { $set: { suspension: { reason: 'warnings', endsAt: new Date(Date.now() - 1000) } } });
+    expect((await refresh(endedSuspension.cookie)).status).toBe(200);
 
     const inactive = await loggedIn();
-    await users.updateOne({ _id: inactive.id }, { $set: { activated: false } });
+    await users.updateOne({ _id: userIdOf(inactive.id) }, { $set: { activated: false } });
     await expectRefused(await refresh(inactive.cookie));
 
     const deleted = await loggedIn();
-    await users.deleteOne({ _id: deleted.id });
+    await users.deleteOne({ _id: userIdOf(deleted.id) });
     await expectRefused(await refresh(deleted.cookie));
   });
 });
@@ -191,7 +191,7 @@ describe('revocation', () => {
     const res = await fetch(`${url}/api/auth/logout`, { method: 'POST', headers: { ...bearer(token), cookie: `${REFRESH_COOKIE}=${cookie}` } });
     expect(res.status).toBe(200);
     expect(cleared(res)).toBe(true);
-    expect((await sessions.findById(familyOf(cookie)).lean())!.revokedAt).toBeInstanceOf(Date);
+    expect((await sessions.findOne({ _id: familyOf(cookie) }))!.revokedAt).toBeInstanceOf(Date);
     await expectRefused(await refresh(cookie));
   });
 
@@ -219,7 +219,7 @@ describe('revocation', () => {
     const { cookie } = await loggedIn();
     await sessions.updateOne({ _id: familyOf(cookie) }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await removeEndedSessions(sessions)).toBeGreaterThanOrEqual(1);
-    expect(await sessions.findById(familyOf(cookie)).lean()).toBeNull();
+    expect(await sessions.findOne({ _id: familyOf(cookie) })).toBeNull();
   });
 });
 

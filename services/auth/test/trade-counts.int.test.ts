@@ -6,8 +6,8 @@ import { createEvent, ensureStream, publishEvent } from '@ruilplein/service-kit'
 import { body } from '@ruilplein/service-kit/testing';
 import { Types } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userModel } from '../src/accounts/model.ts';
-import { userStatsModel } from '../src/users/stats.ts';
+import { insertUser, userCollection } from '../src/accounts/model.ts';
+import { userStatsCollection } from '../src/users/stats.ts';
 import { authStores, startAuth, uniqueEmail, type AuthStores, type RunningAuth } from './helpers.ts';
 
 let stores: AuthStores;
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const member = async () => {
-  const user = await userModel(stores.db).create({ firstName: 'Daan', lastName: 'de Vries', email: uniqueEmail(), passwordHash: 'x', activated: true });
+  const user = await insertUser(userCollection(stores.db), { firstName: 'Daan', lastName: 'de Vries', email: uniqueEmail(), passwordHash: 'x', activated: true });
   return user._id.toHexString();
 };
 const counted = (userId: string, version: number, totalTrades: number, ratingSum: number, totalReviewers: number) =>
@@ -36,7 +36,7 @@ const stats = async (id: string) => body(await fetch(`${auth.url}/api/user/publi
 describe('trades and ratings in the public statistics', () => {
   it('takes each newer total and ignores older or repeated ones, keeping the active listings', async () => {
     const id = await member();
-    await userStatsModel(stores.db).create({ _id: id, activeListings: 3, activeListingsVersion: 4 });
+    await userStatsCollection(stores.db).insertOne({ _id: id, totalTrades: 0, ratingSum: 0, totalReviewers: 0, activeListings: 3, activeListingsVersion: 4 });
     await publishEvent(stores.bus, counted(id, 3, 2, 9, 2));
     await expect.poll(async () => (await stats(id)).totalTrades, { timeout: 10_000 }).toBe(2);
     expect(await stats(id)).toEqual({ totalTrades: 2, averageRating: 4.5, totalReviewers: 2, activeListings: 3 });
@@ -50,7 +50,7 @@ describe('trades and ratings in the public statistics', () => {
     await publishEvent(stores.bus, { ...later, id: crypto.randomUUID(), payload: { ...later.payload, totalTrades: 9 } });
     await publishEvent(stores.bus, counted(id, 8, 4, 12.5, 3));
     await expect.poll(async () => (await stats(id)).totalTrades, { timeout: 10_000 }).toBe(4);
-    expect(await userStatsModel(stores.db).findById(id).lean()).toMatchObject({ tradeStatsVersion: 8, activeListingsVersion: 4, activeListings: 3 });
+    expect(await userStatsCollection(stores.db).findOne({ _id: id })).toMatchObject({ tradeStatsVersion: 8, activeListingsVersion: 4, activeListings: 3 });
   });
 
   it('starts the statistics of a member without any, and drops totals of accounts that do not exist', async () => {
@@ -61,6 +61,6 @@ describe('trades and ratings in the public statistics', () => {
     await publishEvent(stores.bus, counted(id, 1, 1, 4.5, 1));
     await expect.poll(async () => (await stats(id)).totalTrades, { timeout: 10_000 }).toBe(1);
     expect(await stats(id)).toEqual({ totalTrades: 1, averageRating: 4.5, totalReviewers: 1, activeListings: 0 });
-    expect(await userStatsModel(stores.db).exists({ _id: nobody })).toBeNull();
+    expect(await userStatsCollection(stores.db).findOne({ _id: nobody })).toBeNull();
   });
 });

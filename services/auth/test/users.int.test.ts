@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { eventRegistry, type UserEvent } from '@ruilplein/contracts';
+import { eventRegistry, userRoutes, type UserEvent } from '@ruilplein/contracts';
 import { testStores } from '@ruilplein/local/testing';
 import {
   connectBus,
   connectMongo,
   consume,
   createApp,
+  ensureIndexes,
   ensureStream,
   MESSAGES,
   startOutboxRelay,
@@ -19,12 +20,12 @@ import { Types } from 'mongoose';
 import { createClient, type RedisClientType } from 'redis';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userModel, type UserDoc, type UserModel } from '../src/accounts/model.ts';
-import { avatarHttp } from '../src/avatars/routes.ts';
+import { insertUser, USER_INDEXES, userCollection, userIdOf, type UserCollection, type UserDoc } from '../src/accounts/model.ts';
+import { avatarPlain } from '../src/avatars/routes.ts';
 import { avatarStore } from '../src/avatars/store.ts';
 import { createPlaceSearch } from '../src/geo/search.ts';
-import { userHttp } from '../src/users/routes.ts';
-import { userStatsModel, type UserStatsModel } from '../src/users/stats.ts';
+import { userHandlers } from '../src/users/routes.ts';
+import { userStatsCollection, type UserStatsCollection } from '../src/users/stats.ts';
 
 const logger = silentLogger();
 const MB = 1024 * 1024;
@@ -34,8 +35,8 @@ const TOO_LARGE = 'De profielfoto mag niet groter zijn dan 5MB.';
 let db: Connection;
 let bus: Bus;
 let issuer: TestIssuer;
-let users: UserModel;
-let stats: UserStatsModel;
+let users: UserCollection;
+let stats: UserStatsCollection;
 let relay: OutboxRelay;
 let events: Worker;
 const published: UserEvent[] = [];
@@ -52,22 +53,21 @@ beforeAll(async () => {
     connectBus(natsUrl, 'auth-users-test'),
     createTestIssuer(),
   ]);
-  users = userModel(db);
-  await users.init();
-  stats = userStatsModel(db);
+  users = userCollection(db);
+  await ensureIndexes(users, USER_INDEXES);
+  stats = userStatsCollection(db);
   const avatars = avatarStore(db);
   await ensureStream(bus, 'auth');
-  relay = startOutboxRelay({ bus, db, collections: [users.collection.collectionName], logger, intervalMs: 200 });
+  relay = startOutboxRelay({ bus, db, collections: [users.collectionName], logger, intervalMs: 200 });
   const deps = { users, stats, avatars, places: createPlaceSearch({ logger }), announce: relay.kick, logger };
   const app = createApp({
     service: 'auth',
     logger,
     redis,
     verifyToken: issuer.verifyToken,
-    routes: (api) => {
-      userHttp(api, deps);
-      avatarHttp(api, avatars);
-    },
+    routes: { user: userRoutes },
+    handlers: userHandlers(deps),
+    plain: (router) => avatarPlain(router, avatars),
   });
   server = await listen(app);
   // Other files publish auth events too: only this file's members are looked at.
@@ -93,7 +93,7 @@ afterAll(async () => {
 let counter = 0;
 async function member(fields: Partial<UserDoc> = {}) {
   counter += 1;
-  const doc = await users.create({
+  const doc = await insertUser(users, {
     firstName: 'Sanne',
     lastName: 'de Vries',
     email: `sanne${counter}-${randomUUID().slice(0, 6)}@voorbeeld.nl`,
@@ -108,7 +108,7 @@ async function member(fields: Partial<UserDoc> = {}) {
   return { id, token: await issuer.sign({ sub: id }) };
 }
 
-const stored = (id: string) => users.findById(id).lean();
+const stored = (id: string) => users.findOne({ _id: userIdOf(id) });
 const avatarFiles = (userId: string) => db.collection('avatars.files').countDocuments({ 'metadata.userId': userId });
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const get = (path: string, token?: string) => fetch(server.url + path, { headers: token ? auth(token) : {} });
@@ -143,8 +143,8 @@ async function expectUnchanged(id: string, request: () => Promise<Response>, sta
 }
 
 describe('GET /api/user/my', () => {
-  it('answers the own full record and nothing of passwords, tokens or blocks', async () => {
-    const { id, token } = await member({ block: { reason: 'warnings', unblockDate: new Date(Date.now() + 3600_000) } });
+  it('answers the own full record and nothing of passwords, tokens or suspensions', async () => {
+    const { id, token } = await member({ suspension: { reason: 'warnings', endsAt: new Date(Date.now() + 3600_000) } });
     const res = await get('/api/user/my', token);
     expect(res.status).toBe(200);
     const me = await body(res);
@@ -197,7 +197,7 @@ describe('PUT /api/user/update', () => {
       activated: true,
     });
     // The outbox entry is gone once published.
-    await expect.poll(async () => Object.keys((await users.collection.findOne({ _id: new Types.ObjectId(id) }))?.outbox ?? {}).length).toBe(0);
+    await expect.poll(async () => Object.keys((await users.findOne<{ outbox?: object }>({ _id: new Types.ObjectId(id) }))?.outbox ?? {}).length).toBe(0);
   });
 
   it('accepts the own email unchanged, in any case, but cannot change it', async () => {
@@ -386,14 +386,16 @@ describe('profile picture', () => {
 });
 
 describe('GET /api/user/status', () => {
-  it('reports blocks by reason and date, and an expired block as none', async () => {
+  it('reports suspensions by reason and date (the seed fields), and an expired one as none', async () => {
     const until = new Date(Date.now() + 7 * 24 * 3600_000);
     const cases: [Partial<UserDoc>, object][] = [
       [{}, { blocked: false, reason: null, unblockDate: null }],
-      [{ block: { reason: 'ban', unblockDate: until } }, { blocked: true, reason: 'ban', unblockDate: until.toISOString() }],
-      [{ block: { reason: 'ban' } }, { blocked: true, reason: 'ban', unblockDate: null }],
+      [{ suspension: { reason: 'ban', endsAt: until } }, { blocked: true, reason: 'ban', unblockDate: until.toISOString() }],
+      [{ suspension: { reason: 'ban' } }, { blocked: true, reason: 'ban', unblockDate: null }],
+      [{ suspension: { reason: 'warnings', endsAt: until } }, { blocked: true, reason: 'warnings', unblockDate: until.toISOString() }],
+      [{ suspension: { reason: 'ban', endsAt: new Date(Date.now() - 1000) } }, { blocked: false, reason: null, unblockDate: null }],
+      // As stored before the rename.
       [{ block: { reason: 'warnings', unblockDate: until } }, { blocked: true, reason: 'warnings', unblockDate: until.toISOString() }],
-      [{ block: { reason: 'ban', unblockDate: new Date(Date.now() - 1000) } }, { blocked: false, reason: null, unblockDate: null }],
     ];
     for (const [fields, expected] of cases) {
       const { token } = await member(fields);
@@ -406,11 +408,11 @@ describe('GET /api/user/status', () => {
 });
 
 describe('public profile and stats', () => {
-  it('shows public fields only, without a token: no email, coordinates, block or history', async () => {
+  it('shows public fields only, without a token: no email, coordinates, suspension or history', async () => {
     const { id } = await member({
       firstName: 'Piet',
       roles: ['Gebruiker', 'Moderator'],
-      block: { reason: 'warnings', unblockDate: new Date(Date.now() + 3600_000) },
+      suspension: { reason: 'warnings', endsAt: new Date(Date.now() + 3600_000) },
     });
     const res = await get(`/api/user/public/${id}`);
     expect(res.status).toBe(200);
@@ -436,7 +438,7 @@ describe('public profile and stats', () => {
   it('answers 404 for unknown, not yet activated and departing members and 400 for a malformed id', async () => {
     const pending = await member({ activated: false });
     const departing = await member();
-    await users.collection.updateOne({ _id: new Types.ObjectId(departing.id) }, { $set: { deletion: { eventId: randomUUID(), at: new Date(), reason: 'admin' } } });
+    await users.updateOne({ _id: new Types.ObjectId(departing.id) }, { $set: { deletion: { eventId: randomUUID(), at: new Date(), reason: 'admin' } } });
     for (const id of [new Types.ObjectId().toString(), pending.id, departing.id]) {
       for (const path of [`/api/user/public/${id}`, `/api/user/public/stats/${id}`]) {
         const res = await get(path);
@@ -464,7 +466,7 @@ describe('public profile and stats', () => {
     expect(await body(res)).toEqual({ totalTrades: 0, averageRating: 0, totalReviewers: 0, activeListings: 0 });
 
     const traded = await member();
-    await stats.create({ _id: traded.id, totalTrades: 4, ratingSum: 13, totalReviewers: 3, activeListings: 2 });
+    await stats.insertOne({ _id: traded.id, totalTrades: 4, ratingSum: 13, totalReviewers: 3, activeListings: 2 });
     expect(await body(await get(`/api/user/public/stats/${traded.id}`))).toEqual({ totalTrades: 4, averageRating: 4.33, totalReviewers: 3, activeListings: 2 });
     // The id in capitals names the same member, so the same figures (not a projection's missing 0s).
     expect(await body(await get(`/api/user/public/stats/${traded.id.toUpperCase()}`))).toEqual({ totalTrades: 4, averageRating: 4.33, totalReviewers: 3, activeListings: 2 });

@@ -9,22 +9,28 @@
 // checked against, an upper bound of the fan-out —, from the send's answer (the store had
 // acknowledged the write), and from the send leaving the client. Goals: fan-out p99 ≤ 50 ms; two
 // replicas ≤ 2× one. Logs go to .data/bench/chat/logs.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { Agent, request as httpRequest } from 'node:http';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+//
+// `-- --smoke`: the same steps at toy sizes (4 offers, 20 sockets, 40 messages) in seconds, logs in
+// a temporary directory; services/chat/test/bench.int.test.ts runs it so the bench cannot rot
+// unnoticed. Its figures mean nothing.
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { Agent } from 'node:http';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatMessage } from '@ruilplein/contracts';
 import { freePort, repoRoot, startStores, type Stores } from '@ruilplein/local';
-import { createTestIssuer, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { connectBus, ensureStream } from '@ruilplein/service-kit';
+import { benchRequest, createTestIssuer, runBenchMain, startBenchService, type BenchService, type TestIssuer } from '@ruilplein/service-kit/testing';
 import mongoose from 'mongoose';
 import { io, type Socket } from 'socket.io-client';
 import type { ConversationDoc, MemberDoc } from '../src/conversations/model.ts';
 
-const ROOMS = 200;
+/** Toy sizes, to show the bench still runs and prints its figures. */
+const SMOKE = process.argv.includes('--smoke');
+const ROOMS = SMOKE ? 4 : 200;
 const SOCKETS_PER_ROOM = 5;
 const option = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -33,15 +39,16 @@ const option = (name: string, fallback: number) => {
   return value;
 };
 /** Messages a second over all rooms (`-- --rate N`); every room gets one each two seconds. */
-const RATE = option('rate', 100);
-const WARMUP_MESSAGES = 200;
+const RATE = option('rate', SMOKE ? 50 : 100);
+const WARMUP_MESSAGES = SMOKE ? 10 : 200;
 /** `-- --messages N`; at most 4,000 (each member's share stays below the send limit of 30 a minute). */
-const MESSAGES = Math.min(4_000, option('messages', 2_000));
+const MESSAGES = Math.min(4_000, option('messages', SMOKE ? 40 : 2_000));
 /** Sends under way at once at most (a client that falls behind waits rather than piling up). */
 const MAX_IN_FLIGHT = 32;
 const ORIGIN = 'http://localhost:8080';
 
-const dataDir = join(repoRoot, '.data', 'bench', 'chat');
+// A smoke run (a test) leaves a developer's last bench logs alone.
+const dataDir = SMOKE ? await mkdtemp(join(tmpdir(), 'ruilplein-bench-chat-')) : join(repoRoot, '.data', 'bench', 'chat');
 const logDir = join(dataDir, 'logs');
 const mainTs = join(repoRoot, 'services/chat/src/main.ts');
 
@@ -51,56 +58,37 @@ let client: mongoose.mongo.MongoClient | undefined;
 const running = new Set<Replica>();
 const sockets: Socket[] = [];
 
-interface Replica {
+interface Replica extends BenchService {
   name: string;
-  url: string;
-  child: ChildProcess;
   rssMb(): number;
-  stop(): Promise<void>;
 }
 
 async function startReplica(name: string): Promise<Replica> {
-  const port = await freePort();
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [mainTs], {
+  const service = await startBenchService({
+    name,
+    main: mainTs,
+    port: await freePort(),
+    logDir,
     env: {
-      PATH: process.env.PATH,
       MONGODB_URL: stores!.mongoUrl,
       NATS_URL: stores!.natsUrlFor('chat'),
       REDIS_URL: stores!.redisUrl,
       AUTH_JWKS_URL: issuer!.jwksUrl,
       PUBLIC_URL: ORIGIN,
-      PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.pipe(log, { end: false });
-  child.stderr!.pipe(log, { end: false });
-  child.once('close', () => log.end());
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) !== 200) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${join(logDir, `${name}.log`)}`);
-    if (Date.now() > deadline) throw new Error(`${name} not ready within a minute`);
-    await sleep(100);
-  }
   const replica: Replica = {
+    ...service,
     name,
-    url,
-    child,
     rssMb() {
-      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      const line = readFileSync(`/proc/${service.child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
       return line ? Number(line.replace(/\D+/g, '')) / 1024 : NaN;
     },
     async stop() {
       running.delete(replica);
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(20_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await service.stop();
     },
   };
   running.add(replica);
@@ -153,24 +141,7 @@ type Spread = ReturnType<typeof spread>;
 const show = (s: Spread) => `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} (${s.n.toLocaleString('en')})`;
 
 const agent = new Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
-function post(url: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
-  const data = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}/api/chat/send`, {
-      agent,
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': data.length },
-    });
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+const post = (url: string, token: string, body: unknown) => benchRequest(agent, `${url}/api/chat/send`, { method: 'POST', token, body: Buffer.from(JSON.stringify(body)), type: 'application/json' });
 
 interface Sent {
   /** When the send left the client (performance.now()). */
@@ -276,7 +247,7 @@ async function scenario(name: string, replicaCount: number, rooms: Room[], say: 
   const rss = replicas.map((r) => `${r.name} RSS ${r.rssMb().toFixed(0)} MB`).join(', ');
   console.log(`  ${name}: ${sockets.length} sockets connected (handshake ${show(spread(handshakes))}); ${rss}; warming up…`);
   await run(`${name}-w`, rooms, replicas, WARMUP_MESSAGES, round);
-  await sleep(1000);
+  await sleep(SMOKE ? 200 : 1000);
   round = newRound();
   console.log(`  ${name}: sending ${MESSAGES} messages at ${RATE}/s…`);
   await run(`${name}-m`, rooms, replicas, MESSAGES, round);
@@ -306,8 +277,12 @@ async function scenario(name: string, replicaCount: number, rooms: Room[], say: 
 async function main() {
   await rm(dataDir, { recursive: true, force: true });
   await mkdir(logDir, { recursive: true });
-  console.log(`logs: ${logDir}`);
+  console.log(`logs: ${logDir}${SMOKE ? ' (smoke run: toy sizes, the figures mean nothing)' : ''}`);
   stores = await startStores({ dataDir, envPrefix: false });
+  // The streams chat reads belong to auth and trade, which create them; the bench runs neither.
+  const admin = await connectBus(stores.natsUrl, 'bench-chat');
+  for (const stream of ['auth', 'trade']) await ensureStream(admin, stream);
+  await admin.nc.drain();
   issuer = await createTestIssuer();
   client = new mongoose.mongo.MongoClient(stores.mongoUrl, { directConnection: true });
   const rooms = await seed(client.db('chat'));
@@ -335,26 +310,15 @@ async function main() {
   console.log(['', '─'.repeat(100), ...report, ''].join('\n'));
 }
 
-let cleaning: Promise<void> | undefined;
-async function cleanup() {
-  for (const socket of sockets) socket.close();
-  for (const replica of running) await replica.stop();
-  agent.destroy();
-  await client?.close();
-  await issuer?.close();
-  await stores?.stop();
-  for (const store of ['mongo', 'redis', 'nats']) await rm(join(dataDir, store), { recursive: true, force: true });
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    cleaning ??= cleanup();
-    void cleaning.finally(() => process.exit(130));
-  });
-}
-
-try {
-  await main();
-} finally {
-  cleaning ??= cleanup();
-  await cleaning;
-}
+await runBenchMain(
+  main,
+  async () => {
+    for (const socket of sockets) socket.close();
+    for (const replica of running) await replica.stop();
+    agent.destroy();
+    await client?.close();
+    await issuer?.close();
+    await stores?.stop();
+  },
+  { dataDir, smoke: SMOKE },
+);

@@ -1,9 +1,22 @@
-import { createApp, redisConfigSchema, storeReadiness, type Bus, type Connection, type Logger, type ServiceParts, type TokenVerifier } from '@ruilplein/service-kit';
+import {
+  createApp,
+  ensureStream,
+  listenForRevocations,
+  redisConfigSchema,
+  startOutboxRelay,
+  storeReadiness,
+  type Bus,
+  type Connection,
+  type Logger,
+  type OutboxRelay,
+  type ServiceParts,
+  type TokenVerifier,
+} from '@ruilplein/service-kit';
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
 import { consumeOffers } from './conversations/consumer.ts';
 import { chatStore, type ChatStore } from './conversations/model.ts';
-import { chatHttp } from './conversations/routes.ts';
+import { chatHandlers, chatPlain } from './conversations/routes.ts';
 import { createHub, type Hub } from './hub/hub.ts';
 import { consumeMembers } from './members/consumer.ts';
 
@@ -33,11 +46,15 @@ export interface ChatDeps {
   /** The adapter's Redis stream; tests give each set of replicas its own. */
   hubStream?: string;
   recoveryMs?: number;
+  /** How often the hub checks every socket for revocations it was not told of (hub.ts); tests shorten it. */
+  revocationSweepMs?: number;
 }
 
 export interface ChatService extends ServiceParts {
   hub: Hub;
   store: ChatStore;
+  /** Publishes `chat.message.sent` from the messages' outbox. */
+  relay: OutboxRelay;
 }
 
 export async function createChatService(deps: ChatDeps): Promise<ChatService> {
@@ -52,17 +69,27 @@ export async function createChatService(deps: ChatDeps): Promise<ChatService> {
     adapterRedis: deps.adapterRedis,
     streamName: deps.hubStream,
     recoveryMs: deps.recoveryMs,
+    revocationSweepMs: deps.revocationSweepMs,
   });
+  await ensureStream(bus, 'chat');
+  const relay = startOutboxRelay({ bus, db, collections: [store.messages.collectionName], logger });
   const app = createApp({
     service: 'chat',
     logger,
     verifyToken: deps.verifyToken,
     redis,
     readiness: { ...storeReadiness(deps), redis: () => redis.ping() },
-    routes: (api) => chatHttp(api, store, hub),
+    handlers: chatHandlers(store, hub, relay),
+    plain: chatPlain,
   });
-  const members = await consumeMembers(bus, db, store, logger);
+  const members = await consumeMembers(bus, store, logger);
   const offers = await consumeOffers(bus, db, store, logger, (offer) => hub.offerChanged(offer));
+  // Every replica hears of every revocation and closes the sockets it holds.
+  const revocations = await listenForRevocations(redis, {
+    logger,
+    revoked: (userId) => void hub.closeRevoked(userId).catch((err: unknown) => logger.warn({ err, userId }, 'chat hub: revoked sockets not closed')),
+    resync: () => void hub.closeRevoked().catch((err: unknown) => logger.warn({ err }, 'chat hub: revocation check failed')),
+  });
   // The hub first: its sockets' sessions are kept while Redis is still there.
-  return { app, onUpgrade: hub.onUpgrade, hub, store, workers: [{ stop: () => hub.stop() }, offers, members] };
+  return { app, onUpgrade: hub.onUpgrade, hub, store, relay, workers: [{ stop: () => hub.stop() }, revocations, relay, offers, members] };
 }

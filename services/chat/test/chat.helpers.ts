@@ -5,11 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { DEFAULT_AVATAR, eventRegistry, type ChatMessage, type OfferEvent, type OfferStatus, type UserEvent } from '@ruilplein/contracts';
+import { DEFAULT_AVATAR, type ChatMessage, type OfferEvent, type OfferStatus } from '@ruilplein/contracts';
 import { testStores } from '@ruilplein/local/testing';
-import { connectBus, connectMongo, createEvent, ensureStream, publishEvent, type Bus, type Connection } from '@ruilplein/service-kit';
-import { createTestIssuer, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
-import { Types } from 'mongoose';
+import { connectBus, type Bus, type Connection } from '@ruilplein/service-kit';
+import { connectTestStores, offerEvent, silentLogger, waitFor, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { createChatService, type ChatService } from '../src/app.ts';
@@ -89,14 +88,8 @@ const SUBJECT: Record<OfferStatus, 'trade.offer.created' | 'trade.offer.accepted
 
 export const subjectOf = (status: OfferStatus) => SUBJECT[status];
 
-/** Waits (also outside a test: hooks) until `check` holds. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+
+export { waitFor } from '@ruilplein/service-kit/testing';
 
 /** Every ReceiveMessage a socket got, in order. */
 export function received(socket: Socket): Array<{ firstName: string; content: string; message: ChatMessage }> {
@@ -125,16 +118,15 @@ async function serve(service: ChatService): Promise<{ url: string; close(): Prom
   };
 }
 
-export async function startChat(options: { replicas?: number; recoveryMs?: number } = {}): Promise<ChatHarness> {
-  const { mongoUrl, natsUrl, natsServiceUrls, redisUrl } = testStores();
-  const redis: RedisClientType = createClient({ url: redisUrl, disableOfflineQueue: true });
-  const [db, adminBus, issuer] = await Promise.all([
-    connectMongo(mongoUrl, `chat-${randomUUID().slice(0, 8)}`),
-    connectBus(natsUrl, 'chat-test-admin'),
-    createTestIssuer(),
-    redis.connect(),
-  ]);
-  for (const stream of ['auth', 'trade']) await ensureStream(adminBus, stream);
+export async function startChat(options: { replicas?: number; recoveryMs?: number; revocationSweepMs?: number } = {}): Promise<ChatHarness> {
+  const { natsUrl, natsServiceUrls, redisUrl } = testStores();
+  const stores = await connectTestStores({
+    service: 'chat',
+    streams: ['auth', 'trade'],
+    redis: { disableOfflineQueue: true },
+    memberDefaults: () => ({ lastName: 'Test', profilePicture: DEFAULT_AVATAR }),
+  });
+  const { db, adminBus, redis, issuer } = stores;
   const hubStream = `chat:test:${randomUUID().slice(0, 8)}`;
   const cleanups: Array<() => Promise<unknown>> = [];
 
@@ -153,6 +145,7 @@ export async function startChat(options: { replicas?: number; recoveryMs?: numbe
       allowOrigin: originPolicy({ publicUrl: ORIGIN }),
       hubStream,
       recoveryMs: options.recoveryMs,
+      revocationSweepMs: options.revocationSweepMs,
     });
     const served = await serve(service);
     let stopped: Promise<void> | undefined;
@@ -189,46 +182,23 @@ export async function startChat(options: { replicas?: number; recoveryMs?: numbe
     issuer,
     hubStream,
     async member(firstName = 'Lid') {
-      const id = new Types.ObjectId().toHexString();
-      let state: UserEvent = { id, version: 1, firstName, lastName: 'Test', profilePicture: DEFAULT_AVATAR, roles: ['Gebruiker'], activated: true };
-      const projected = (version: number) => waitFor(async () => (await store.members.findOne({ _id: id }))?.version === version, `member ${id} at version ${version}`);
-      await publishEvent(adminBus, createEvent(eventRegistry, 'auth.user.registered', state));
-      await projected(1);
+      const announced = await stores.member({ firstName });
       const member: TestMember = {
-        id,
+        id: announced.id,
         firstName,
-        token: await issuer.sign({ sub: id }),
+        token: announced.token,
         async rename(name) {
-          state = { ...state, firstName: name, version: state.version + 1 };
           member.firstName = name;
-          await publishEvent(adminBus, createEvent(eventRegistry, 'auth.user.updated', state));
-          await projected(state.version);
+          await announced.update({ firstName: name });
         },
-        async remove() {
-          state = { ...state, version: state.version + 1 };
-          await publishEvent(adminBus, createEvent(eventRegistry, 'auth.user.deleted', { id, version: state.version }));
-          await projected(state.version);
-        },
+        remove: announced.remove,
       };
       return member;
     },
     async offer(sender, receiver) {
-      const now = new Date().toISOString();
-      let state: OfferEvent = {
-        id: nextOfferId++,
-        version: 1,
-        senderId: sender.id,
-        receiverId: receiver.id,
-        listingId: new Types.ObjectId().toHexString(),
-        listingIds: [],
-        status: 'Pending',
-        senderConfirmed: false,
-        receiverConfirmed: false,
-        createdAt: now,
-        at: now,
-      };
+      let state = offerEvent({ id: nextOfferId++, senderId: sender.id, receiverId: receiver.id });
       const projected = () => waitFor(async () => (await store.conversations.findOne({ _id: String(state.id) }))?.version === state.version, `offer ${state.id} at version ${state.version}`);
-      await publishEvent(adminBus, createEvent(eventRegistry, 'trade.offer.created', state));
+      await stores.publish('trade.offer.created', state);
       await projected();
       const offer: TestOffer = {
         id: state.id,
@@ -236,7 +206,7 @@ export async function startChat(options: { replicas?: number; recoveryMs?: numbe
         async set(status) {
           state = { ...state, status, version: state.version + 1, at: new Date().toISOString() };
           offer.version = state.version;
-          await publishEvent(adminBus, createEvent(eventRegistry, subjectOf(status), state));
+          await stores.publish(subjectOf(status), state);
           await projected();
         },
         event: () => state,
@@ -281,8 +251,7 @@ export async function startChat(options: { replicas?: number; recoveryMs?: numbe
       for (const cleanup of cleanups.reverse()) await cleanup();
       const sessions = await redis.keys(`${hubStream}:session:*`);
       await redis.del([hubStream, ...sessions]);
-      await db.dropDatabase();
-      await Promise.all([db.close(), adminBus.nc.drain(), issuer.close(), redis.quit()]);
+      await stores.close();
     },
   };
   return harness;

@@ -1,7 +1,7 @@
 // The chat's HTTP routes on real stores: who may read and write an offer's chat, what a message
 // may be, when the chat closes, the send limit, and the conversations and names projected from
 // trade's and auth's events (redeliveries and late events included).
-import { CHAT_FORMER_MEMBER_NAME, CHAT_MESSAGES, eventRegistry, type ChatMessage } from '@ruilplein/contracts';
+import { CHAT_FORMER_MEMBER_NAME, CHAT_MESSAGES, eventRegistry, TEXT_MESSAGES, type ChatMessage } from '@ruilplein/contracts';
 import { createEvent, publishEvent } from '@ruilplein/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyOffer } from '../src/conversations/consumer.ts';
@@ -76,7 +76,7 @@ describe('GET /api/chat/{offerId} and POST /api/chat/send', () => {
     expect((await json<ChatMessage[]>(await chat.messages(daan, offer.id))).map((m) => m.content)).toEqual(['Alleen voor Daan']);
   });
 
-  it('refuses an empty, whitespace-only or too long message and a malformed offer number with a Dutch 400, storing nothing', async () => {
+  it('refuses an empty, whitespace-only or too long message, one with control or invisible characters and a malformed offer number with a Dutch 400, storing nothing', async () => {
     // Members of their own: refused calls count against the send limit too.
     const [sanne, daan] = await Promise.all([chat.member('Sanne'), chat.member('Daan')]);
     const offer = await chat.offer(sanne, daan);
@@ -92,6 +92,11 @@ describe('GET /api/chat/{offerId} and POST /api/chat/send', () => {
       [{ tradeOfferId: 'abc', content: 'Hoi' }, CHAT_MESSAGES.invalidOffer],
       [{ tradeOfferId: String(offer.id), content: 'Hoi' }, CHAT_MESSAGES.invalidOffer],
       [{ content: 'Hoi' }, CHAT_MESSAGES.invalidOffer],
+      // Control and format characters, lone surrogates (packages/contracts/src/text.ts).
+      [{ tradeOfferId: offer.id, content: 'Hoi\u0000' }, TEXT_MESSAGES.forbiddenCharacters],
+      [{ tradeOfferId: offer.id, content: 'Hoi \u202Eneeb' }, TEXT_MESSAGES.forbiddenCharacters],
+      [{ tradeOfferId: offer.id, content: 'Hoi \uD83D' }, TEXT_MESSAGES.forbiddenCharacters],
+      [{ tradeOfferId: offer.id, content: 'Ho\u200Bi' }, TEXT_MESSAGES.forbiddenCharacters],
     ];
     for (const [body, message] of cases) {
       const res = await chat.send(sanne, body);
@@ -100,6 +105,8 @@ describe('GET /api/chat/{offerId} and POST /api/chat/send', () => {
     }
     expect((await chat.send(sanne, { tradeOfferId: offer.id, content: 'x'.repeat(2000) })).status).toBe(201);
     expect((await json<ChatMessage[]>(await chat.messages(sanne, offer.id))).map((m) => m.id)).toEqual([1]);
+    // Line breaks, tabs and emoji sequences (a zero-width joiner between two emoji) are fine.
+    expect((await chat.send(sanne, { tradeOfferId: offer.id, content: 'Tot morgen!\n\t👨\u200D👩\u200D👧' })).status).toBe(201);
 
     for (const path of ['abc', '0', '-1', '1.5', '1234567890123456']) {
       const res = await chat.messages(sanne, path);

@@ -3,11 +3,11 @@
 // and reads what it missed. Every message the sender saw accepted reaches the reader.
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_AVATAR, eventRegistry, type ChatMessage, type OfferEvent } from '@ruilplein/contracts';
+import { DEFAULT_AVATAR, eventRegistry, type ChatMessage } from '@ruilplein/contracts';
 import { freePort } from '@ruilplein/local';
 import { testStores } from '@ruilplein/local/testing';
 import { connectBus, connectMongo, createEvent, ensureStream, publishEvent, type Bus, type Connection } from '@ruilplein/service-kit';
-import { createTestIssuer, runMain, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { createTestIssuer, offerEvent, runMain, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { Types } from 'mongoose';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -74,20 +74,8 @@ async function member(firstName: string) {
 it('loses no message the sender saw accepted when a replica is killed mid-chat; the client carries on at the other replica', async () => {
   const [first, second] = [await startReplica(), await startReplica()];
   const [sanne, daan] = [await member('Sanne'), await member('Daan')];
-  const now = new Date().toISOString();
-  const offer: OfferEvent = {
-    id: 2_100_000_000 + Math.floor(Math.random() * 1_000_000_000),
-    version: 1,
-    senderId: sanne.id,
-    receiverId: daan.id,
-    listingId: new Types.ObjectId().toHexString(),
-    listingIds: [],
-    status: 'Pending',
-    senderConfirmed: false,
-    receiverConfirmed: false,
-    createdAt: now,
-    at: now,
-  };
+  const offer = offerEvent({ id: 2_100_000_000 + Math.floor(Math.random() * 1_000_000_000), senderId: sanne.id, receiverId: daan.id });
+
   await publishEvent(adminBus, createEvent(eventRegistry, 'trade.offer.created', offer));
   await waitFor(async () => (await db.collection('conversations').findOne({ _id: String(offer.id) as never })) !== null, 'conversation opened');
 

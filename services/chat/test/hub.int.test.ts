@@ -1,18 +1,15 @@
 // The real-time hub on real stores, two replicas sharing rooms through Redis: who may connect (a
 // real HTTP refusal otherwise), what each party receives and when (only after it was stored), and
 // how a client that lost its connection gets everything it missed: recovered on either replica,
-// or sent after its last seen id. Plus the way a browser takes: through the gateway.
-import { type IncomingMessage } from 'node:http';
+// or sent after its last seen id. The way a browser takes (the edge, the gateway, then the hub) is
+// the browser journey's (e2e/trades-swap.e2e.test.ts); the gateway's pass-through and its refusal
+// of a hub upgrade without a token are the gateway's own tests: services never import each other.
 import { CHAT_HUB, CHAT_MESSAGES, tokenVersionKey, type ChatMessage } from '@ruilplein/contracts';
-import { testStores } from '@ruilplein/local/testing';
-import { MESSAGES, parseConfig } from '@ruilplein/service-kit';
-import { listen } from '@ruilplein/service-kit/testing';
-import { createClient, type RedisClientType } from 'redis';
-import { io, type Socket } from 'socket.io-client';
+import { MESSAGES } from '@ruilplein/service-kit';
+import { upgradeRefusal } from '@ruilplein/service-kit/testing';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { createGateway, gatewayConfig } from '../../gateway/src/app.ts';
-import { logger, ORIGIN, received, startChat, waitFor, type ChatHarness, type Replica, type TestMember } from './chat.helpers.ts';
+import { ORIGIN, received, startChat, waitFor, type ChatHarness, type Replica, type TestMember } from './chat.helpers.ts';
 
 const NOT_LOGGED_IN = 'Je bent niet ingelogd of je sessie is verlopen.';
 
@@ -40,19 +37,7 @@ const send = async (member: TestMember, offerId: number, content: string, replic
 };
 
 /** A raw websocket upgrade to the hub that must be refused: its HTTP status and body. */
-function refusal(path: string, headers: Record<string, string> = { origin: ORIGIN }) {
-  return new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>((resolve, reject) => {
-    const ws = new WebSocket(`${one.url.replace('http', 'ws')}${path}`, { headers });
-    ws.once('open', () => reject(new Error('upgrade was accepted')));
-    ws.once('error', () => {});
-    ws.once('unexpected-response', (_req, res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-    });
-  });
-}
+const refusal = (path: string, headers: Record<string, string> = { origin: ORIGIN }) => upgradeRefusal(`${one.url}${path}`, headers);
 
 const hubPath = (query: Record<string, string>) => `/chathub/?EIO=4&transport=websocket&${new URLSearchParams(query)}`;
 
@@ -291,51 +276,5 @@ describe('reconnecting', () => {
     await back;
     expect(socket.recovered).toBe(true);
     expect(await contentsOnce([inbox], 2)).toEqual([['Voor het einde', 'Terwijl je weg was']]);
-  });
-});
-
-describe('through the gateway', () => {
-  it('connects as the browser does (socket.io on /chathub, the token in the query) and receives messages', async () => {
-    const { redisUrl } = testStores();
-    const redis: RedisClientType = createClient({ url: redisUrl });
-    await redis.connect();
-    const upstreams = Object.fromEntries(['AUTH', 'LISTING', 'TRADE', 'CHAT', 'MODERATION', 'PAYMENT'].map((s) => [`UPSTREAM_${s}`, one.url]));
-    const gateway = createGateway({
-      config: parseConfig(gatewayConfig, { REDIS_URL: redisUrl, ...upstreams }),
-      logger,
-      verifyToken: chat.issuer.verifyToken,
-      redis,
-      keyPrefix: `test:chat:${Date.now()}`,
-    });
-    const served = await listen(gateway.app);
-    served.server.on('upgrade', gateway.onUpgrade);
-    try {
-      const offer = await chat.offer(sanne, daan);
-      const socket = io(served.url, { path: '/chathub', transports: ['websocket'], query: { offerId: String(offer.id), access_token: daan.token }, extraHeaders: { origin: ORIGIN }, reconnection: false, forceNew: true });
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-      });
-      const inbox = received(socket);
-      const res = await fetch(`${served.url}/api/chat/send`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${sanne.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ tradeOfferId: offer.id, content: 'Via de gateway' }),
-      });
-      expect(res.status).toBe(201);
-      expect(await contentsOnce([inbox], 1)).toEqual([['Via de gateway']]);
-      socket.close();
-      // Without a token the gateway refuses the upgrade itself.
-      const refused = await new Promise<number>((resolve) => {
-        const ws = new WebSocket(`${served.url.replace('http', 'ws')}${hubPath({ offerId: String(offer.id) })}`);
-        ws.once('error', () => {});
-        ws.once('unexpected-response', (_req, r) => resolve(r.statusCode!));
-      });
-      expect(refused).toBe(401);
-    } finally {
-      gateway.close();
-      await served.close();
-      await redis.quit();
-    }
   });
 });

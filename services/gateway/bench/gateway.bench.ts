@@ -1,76 +1,21 @@
 // GET /api/category straight to the listing service and through the gateway, on loopback.
 // Run with `npm run bench:gateway`; it starts and stops its own stores and services. It prints
 // figures only: the logs of the stores and services go to .data/bench/gateway/logs.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+// `--smoke` (services/gateway/test/bench.int.test.ts): a second per run, the same figures.
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { repoRoot, startStores, type Stores } from '@ruilplein/local';
+import { benchSmoke, runBench, type Bench } from '@ruilplein/local';
 import autocannon from 'autocannon';
 
+const SMOKE = benchSmoke();
 /** Fixed rates as shares of what the service sustains alone: above it they would measure its queue. */
-const RATE_SHARES = [0.25, 0.5, 0.75];
-const RATE_SECONDS = 10;
-const MAX_SECONDS = 10;
-const MAX_CONNECTIONS = 50;
+const RATE_SHARES = SMOKE ? [0.5] : [0.25, 0.5, 0.75];
+const RATE_SECONDS = SMOKE ? 1 : 10;
+const MAX_SECONDS = SMOKE ? 1 : 10;
+const WARM_SECONDS = SMOKE ? 1 : 5;
+const MAX_CONNECTIONS = SMOKE ? 5 : 50;
 const PATH = '/api/category';
 // Nothing listens there: the category list is public, so no key is ever fetched.
 const JWKS = 'http://127.0.0.1:9/.well-known/jwks.json';
-
-const children: ChildProcess[] = [];
-let stores: Stores | undefined;
-/** Wiped at each start; after a run it keeps the logs (the stores' data is removed). */
-const dataDir = join(repoRoot, '.data', 'bench', 'gateway');
-const logDir = join(dataDir, 'logs');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startService(name: string, env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [join(repoRoot, 'services', name, 'src', 'main.ts')], {
-    env: { ...process.env, ...env, PORT: String(port), AUTH_JWKS_URL: JWKS, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.pipe(log, { end: false });
-  child.stderr!.pipe(log, { end: false });
-  child.once('close', () => log.end());
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${join(logDir, `${name}.log`)}`);
-    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (healthy) return url;
-    await sleep(200);
-  }
-  throw new Error(`${name} did not answer /healthz within 60 s`);
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  if ((await Promise.race([exited, sleep(10_000, 'timeout')])) === 'timeout') child.kill('SIGKILL');
-}
-
-async function cleanup() {
-  // Gateway first, so the service is not stopped under requests still coming through it.
-  for (const child of children.reverse()) await stopChild(child);
-  await stores?.stop();
-  for (const store of ['mongo', 'redis', 'nats']) await rm(join(dataDir, store), { recursive: true, force: true });
-}
 
 async function load(url: string, options: { rate?: number; seconds: number; connections: number }) {
   // autocannon's own percentiles are whole milliseconds; on loopback both sides answer within a
@@ -87,23 +32,25 @@ async function load(url: string, options: { rate?: number; seconds: number; conn
   });
   const failed = result.non2xx + result.errors;
   if (failed) console.warn(`  ${url}: ${failed} failed of ${result.requests.total}`);
+  // A smoke run must measure answers, not errors.
+  if (SMOKE && (failed || !times.length)) throw new Error(`${url}${PATH}: ${failed} of ${result.requests.total} requests failed`);
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
   return { p50: at(0.5), p99: at(0.99), rps: result.requests.average };
 }
 
-async function main() {
-  await rm(dataDir, { recursive: true, force: true });
-  await mkdir(logDir, { recursive: true });
-  console.log(`logs: ${logDir}`);
-  stores = await startStores({ dataDir, envPrefix: false });
-  const direct = await startService('listing', { MONGODB_URL: stores.mongoUrl, NATS_URL: stores.natsUrlFor('listing') });
-  const gateway = await startService('gateway', {
-    REDIS_URL: stores.redisUrl,
-    UPSTREAM_LISTING: direct,
-    RATE_LIMIT_PER_IP: '1000000000',
-    RATE_LIMIT_PER_USER: '1000000000',
-  });
+async function main({ service, createStreams }: Bench) {
+  // The listing service follows auth's stream (and others'): they exist without those services.
+  await createStreams();
+  const direct = (await service('listing', { AUTH_JWKS_URL: JWKS })).url;
+  const gateway = (
+    await service('gateway', {
+      AUTH_JWKS_URL: JWKS,
+      UPSTREAM_LISTING: direct,
+      RATE_LIMIT_PER_IP: '1000000000',
+      RATE_LIMIT_PER_USER: '1000000000',
+    })
+  ).url;
   for (const url of [direct, gateway]) {
     const res = await fetch(`${url}${PATH}`);
     if (!res.ok) throw new Error(`${url}${PATH} answered ${res.status}`);
@@ -111,7 +58,7 @@ async function main() {
 
   const loadAtStart = loadavg()[0]!.toFixed(2);
   console.log('warming up…');
-  for (const url of [direct, gateway]) await load(url, { seconds: 5, connections: 10 });
+  for (const url of [direct, gateway]) await load(url, { seconds: WARM_SECONDS, connections: 10 });
 
   const rows: string[][] = [];
   const p99Ratios: number[] = [];
@@ -144,12 +91,4 @@ async function main() {
   );
 }
 
-process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
-try {
-  await main();
-} catch (err) {
-  console.error(err);
-  process.exitCode = 1;
-} finally {
-  await cleanup();
-}
+await runBench('gateway', ['listing', 'gateway'], main);

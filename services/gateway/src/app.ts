@@ -6,7 +6,7 @@ import { randomFillSync, randomUUID } from 'node:crypto';
 import { ServerResponse, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { activeBlock, apiRoutes, clusterUrl, SERVICE_NAMES, serviceFor, tokenVersionKey, upstreamVariable, type ServiceName } from '@ruilplein/contracts';
+import { activeSuspension, apiRoutes, clusterUrl, SERVICE_NAMES, serviceFor, tokenVersionKey, upstreamVariable, type ServiceName } from '@ruilplein/contracts';
 import {
   bearerToken,
   checkedUrl,
@@ -34,7 +34,7 @@ import type { RedisClientType } from 'redis';
 import { Pool, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { SharedLimiter, type LimiterStore } from './limiter.ts';
-import { isHubPath, openWhileBlocked, publicRoutes } from './routes.ts';
+import { isHubPath, openWhileSuspended, publicRoutes } from './routes.ts';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -93,6 +93,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SECURITY_HEADERS: Readonly<Record<string, string>> = (() => {
   const headers: Record<string, string> = {};
   const collect = { setHeader: (name: string, value: unknown) => (headers[name.toLowerCase()] = String(value)), removeHeader: () => {} };
+  // helmet only calls setHeader/removeHeader: a stand-in, not a ServerResponse, hence the cast.
   helmet()({} as IncomingMessage, collect as unknown as ServerResponse, () => {});
   return headers;
 })();
@@ -129,7 +130,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const redis = deps.redis.withCommandOptions({ timeout: REDIS_TIMEOUT_MS });
   const targets = Object.fromEntries(SERVICE_NAMES.map((s) => [s, new URL(config[upstreamVariable(s)])])) as Record<ServiceName, URL>;
   const isPublic = publicRoutes(apiRoutes);
-  const mayWhileBlocked = openWhileBlocked(apiRoutes);
+  const mayWhileSuspended = openWhileSuspended(apiRoutes);
   const logRequests = logger.isLevelEnabled('info');
 
   // While Redis is away each gateway counts on its own instead of failing every request.
@@ -200,6 +201,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     // The kit's server span; it names the span after req.path, which express would have set.
     const path = req.url?.split('?', 1)[0];
+    // Node's own request and response, not express': the kit's middleware reads only what both have.
     traceRequests(Object.assign(req, { path }) as unknown as Request, res as unknown as Response, () => {
       const traceparent = currentTraceHeaders().traceparent ?? '';
       [, ex.traceId = '', ex.spanId = ''] = traceparent.split('-');
@@ -236,9 +238,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (!token) return open ? forward(ex, service) : fail(ex, unauthorized());
     void authenticate(token).then(
       (principal) => {
-        // The block rides in the token and ends by its date (contracts auth/blocks.ts).
-        const block = principal.block && !mayWhileBlocked(req.method ?? '', path) ? activeBlock(principal.block, nowMs()) : undefined;
-        if (block) return answer(ex, 403, block, true);
+        // The suspension rides in the token and ends by its date (contracts auth/suspensions.ts).
+        const suspension = principal.suspension && !mayWhileSuspended(req.method ?? '', path) ? activeSuspension(principal.suspension, nowMs()) : undefined;
+        if (suspension) return answer(ex, 403, suspension, true);
         const userWait = perUser.take(principal.userId);
         if (userWait) return refuse(ex, 429, MESSAGES.tooManyRequests, { 'retry-after': String(userWait) });
         forward(ex, service);
@@ -415,6 +417,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // runService serves an express app; the gateway answers every request itself, sparing each one
   // express' own setup (prototype swaps, router) that it has no use for.
   const app = express();
+  // express' `handle` is internal (not in its types): replaced here, so the cast.
   (app as unknown as { handle: (req: IncomingMessage, res: ServerResponse) => void }).handle = (req, res) => handle(req, res);
 
   return {

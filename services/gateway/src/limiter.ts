@@ -44,7 +44,7 @@ interface Counter {
   sending: number;
   /** The window's total as Redis last reported it (ours included), or counted here while Redis is away. */
   known: number;
-  /** When the window ends (ms since epoch). */
+  /** When the window ends, on `performance.now()`: a window is a duration, untouched by the platform clock. */
   resetAt: number;
 }
 
@@ -72,7 +72,7 @@ export class SharedLimiter {
    * Counts a hit for `key` when it is within the limit and answers 0; otherwise counts nothing and
    * answers the seconds until the window ends (at least 1), for `Retry-After`. Never waits.
    */
-  take(key: string, now = Date.now()): number {
+  take(key: string, now = performance.now()): number {
     if (now >= this.#nextSweep) this.#sweep(now);
     let c = this.#counters.get(key);
     if (c === undefined) {
@@ -133,7 +133,7 @@ export class SharedLimiter {
         reply = undefined;
       }
     }
-    const now = Date.now();
+    const now = performance.now();
     counters.forEach((c, i) => {
       c.sending -= hits[i]!;
       if (reply) {

@@ -16,7 +16,7 @@ const UPLOADS: Pick<RouteDef, 'method' | 'path'> = { method: 'get', path: '/uplo
  * the first route a request matches: the order a service registers its routes in, so
  * `/api/listing/my` (members only) is not taken for the public `/api/listing/:id` after it.
  */
-function firstMatch(routes: readonly Pick<RouteDef, 'method' | 'path' | 'access' | 'whileBlocked'>[], has: (r: Pick<RouteDef, 'access' | 'whileBlocked'>) => boolean) {
+function firstMatch(routes: readonly Pick<RouteDef, 'method' | 'path' | 'access' | 'whileSuspended'>[], has: (r: Pick<RouteDef, 'access' | 'whileSuspended'>) => boolean) {
   const byMethod = new Map<string, { pattern: RegExp; yes: boolean }[]>();
   for (const r of routes) {
     const method = r.method.toUpperCase();
@@ -30,7 +30,7 @@ export function publicRoutes(routes: readonly RouteDef[]): (method: string, path
   return firstMatch([...routes, { ...UPLOADS, access: 'public' as const }], (r) => r.access === 'public');
 }
 
-/** Whether a blocked member may make a request: a public route, or one declared `whileBlocked` (contracts auth/blocks.ts). */
-export function openWhileBlocked(routes: readonly RouteDef[]): (method: string, path: string) => boolean {
-  return firstMatch([...routes, { ...UPLOADS, access: 'public' as const }], (r) => r.access === 'public' || r.whileBlocked === true);
+/** Whether a suspended member may make a request: a public route, or one declared `whileSuspended` (contracts auth/suspensions.ts). */
+export function openWhileSuspended(routes: readonly RouteDef[]): (method: string, path: string) => boolean {
+  return firstMatch([...routes, { ...UPLOADS, access: 'public' as const }], (r) => r.access === 'public' || r.whileSuspended === true);
 }

@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import { request, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { BLOCKED_MESSAGE, defineRoute, tokenVersionKey } from '@ruilplein/contracts';
+import { defineRoute, SUSPENDED_MESSAGE, tokenVersionKey } from '@ruilplein/contracts';
 import { createEdge } from '@ruilplein/local';
 import { testStores } from '@ruilplein/local/testing';
 import { createApp, INVALID_PATH, MESSAGES, parseConfig, startTelemetry } from '@ruilplein/service-kit';
-import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { body, createTestIssuer, listen, silentLogger, upgradeRefusal, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -238,14 +238,14 @@ describe('tokens', () => {
     await expectRefused(await get('/api/user/my', bearer(token)), 401, NOT_LOGGED_IN);
   });
 
-  it("refuses a blocked member's token on member routes with the block, until its date", async () => {
+  it("refuses a suspended member's token on member routes with the suspension, until its date", async () => {
     const until = Math.floor(Date.now() / 1000) + 3600;
-    const banned = await issuer.sign({ ...newUser(), blk: { r: 'ban', u: until } });
+    const banned = await issuer.sign({ ...newUser(), sus: { r: 'ban', u: until } });
     for (const [method, path] of [['GET', '/api/user/my'], ['POST', '/api/tradeoffer/create'], ['GET', '/api/admin/stats'], ['GET', '/chathub/?offerId=1']] as const) {
       const res = await fetch(`${gatewayUrl}${path}`, { method, headers: bearer(banned) });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(await body(res)).toEqual({ message: BLOCKED_MESSAGE, blocked: true, reason: 'ban', unblockDate: new Date(until * 1000).toISOString() });
+      expect(await body(res)).toEqual({ message: SUSPENDED_MESSAGE, blocked: true, reason: 'ban', unblockDate: new Date(until * 1000).toISOString() });
     }
     // Status, the session check, sign-out and public routes stay open.
     expect((await get('/api/user/status', bearer(banned))).status).toBe(200);
@@ -253,9 +253,20 @@ describe('tokens', () => {
     expect((await fetch(`${gatewayUrl}/api/auth/logout`, { method: 'POST', headers: bearer(banned) })).status).toBe(200);
     expect((await get('/api/category', bearer(banned))).status).toBe(200);
     // Without an end it holds; with an end passed it is gone, the token is a member's again.
-    const forever = await issuer.sign({ ...newUser(), blk: { r: 'warnings' } });
+    const forever = await issuer.sign({ ...newUser(), sus: { r: 'warnings' } });
     expect(await body(await get('/api/user/my', bearer(forever)))).toMatchObject({ reason: 'warnings', unblockDate: null });
-    const ended = await issuer.sign({ ...newUser(), blk: { r: 'ban', u: Math.floor(Date.now() / 1000) - 1 } });
+    const ended = await issuer.sign({ ...newUser(), sus: { r: 'ban', u: Math.floor(Date.now() / 1000) - 1 } });
+    expect((await get('/api/user/my', bearer(ended))).status).toBe(200);
+  });
+
+  it('honours a token issued before the rename: its `blk` claim suspends alike until its date', async () => {
+    const until = Math.floor(Date.now() / 1000) + 3600;
+    const before = await issuer.sign({ ...newUser(), blk: { r: 'ban', u: until } });
+    const res = await get('/api/user/my', bearer(before));
+    expect(res.status).toBe(403);
+    expect(await body(res)).toEqual({ message: SUSPENDED_MESSAGE, blocked: true, reason: 'ban', unblockDate: new Date(until * 1000).toISOString() });
+    expect((await get('/api/user/status', bearer(before))).status).toBe(200);
+    const ended = await issuer.sign({ ...newUser(), blk: { r: 'warnings', u: Math.floor(Date.now() / 1000) - 1 } });
     expect((await get('/api/user/my', bearer(ended))).status).toBe(200);
   });
 
@@ -363,19 +374,7 @@ describe('/chathub', () => {
     });
   }
 
-  function refusal(path: string, headers: Record<string, string> = {}) {
-    return new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>((resolve, reject) => {
-      const ws = new WebSocket(wsUrl(path), { headers });
-      ws.once('open', () => reject(new Error('upgrade was accepted')));
-      ws.once('error', () => {});
-      ws.once('unexpected-response', (_req, res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      });
-    });
-  }
+  const refusal = (path: string, headers: Record<string, string> = {}) => upgradeRefusal(`${gatewayUrl}${path}`, headers);
 
   async function roundTrip(ws: WebSocket) {
     const reply = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
@@ -584,7 +583,7 @@ describe('answers', () => {
       body: z.object({ title: z.string() }),
       response: z.object({ title: z.string() }),
     });
-    const kit = await listen(createApp({ service: 'listing', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: (api) => api.handle(route, ({ body }) => body) }));
+    const kit = await listen(createApp({ service: 'listing', logger: silentLogger(), verifyToken: issuer.verifyToken, routes: { listing: { route } }, handlers: { listing: { route: ({ body }) => body } } }));
     try {
       const url = await startGateway({ UPSTREAM_LISTING: kit.url });
       const refused = await send(url, '/api/listing/create', { method: 'POST', headers: lie, body: Buffer.from('{"title":"geen gzip"}') });

@@ -1,6 +1,6 @@
 import { apiRoutes, examplePath, serviceFor, type RouteDef } from '@ruilplein/contracts';
 import { describe, expect, it } from 'vitest';
-import { isHubPath, openWhileBlocked, publicRoutes } from '../src/routes.ts';
+import { isHubPath, openWhileSuspended, publicRoutes } from '../src/routes.ts';
 
 describe('serviceFor (the prefixes of the contracts registry)', () => {
   it.each([
@@ -108,8 +108,8 @@ describe('publicRoutes', () => {
   });
 });
 
-describe('openWhileBlocked (routes declared whileBlocked, and the public ones)', () => {
-  const open = openWhileBlocked(apiRoutes);
+describe('openWhileSuspended (routes declared whileSuspended, and the public ones)', () => {
+  const open = openWhileSuspended(apiRoutes);
   it.each([
     ['GET', '/api/user/status', true],
     ['GET', '/api/auth/verify', true],

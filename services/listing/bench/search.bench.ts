@@ -5,12 +5,13 @@
 // 25 km search with value, kind and category filters against GET /api/listing/{id}; the service's
 // memory per 100,000 listings; its start-up time (the index load); and how soon a listing placed
 // through one replica is found on another. Logs go to .data/bench/listing/logs.
-import { spawn, type ChildProcess } from 'node:child_process';
+// `--smoke` (test/bench.int.test.ts): a few hundred listings and a few requests each, in a temp
+// dir, so the bench keeps running; its figures then say nothing about speed.
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
-import { mkdir, rm } from 'node:fs/promises';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { eventRegistry, ListingCardSchema } from '@ruilplein/contracts';
 import { freePort, repoRoot, startStores, type Stores } from '@ruilplein/local';
 import { connectBus, createEvent, publishEvent, type Bus } from '@ruilplein/service-kit';
-import { createTestIssuer, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { benchRequest, createTestIssuer, runBenchMain, startBenchService, type BenchService, type TestIssuer } from '@ruilplein/service-kit/testing';
 import mongoose from 'mongoose';
 import sharp from 'sharp';
 import { z } from 'zod';
@@ -26,17 +27,19 @@ import { CATEGORIES } from '../src/categories/seed.ts';
 import type { ListingDoc } from '../src/listings/model.ts';
 import type { MemberDoc } from '../src/members/model.ts';
 
+const SMOKE = process.argv.includes('--smoke');
 const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
-if (!SIZES.length) SIZES.push(100_000, 1_000_000);
+if (!SIZES.length) SIZES.push(...(SMOKE ? [400] : [100_000, 1_000_000]));
 /** Sequential requests per measurement. */
-const SEARCHES = 400;
-const FETCHES = 400;
-const FRESHNESS_ROUNDS = 10;
+const SEARCHES = SMOKE ? 20 : 400;
+const FETCHES = SMOKE ? 20 : 400;
+const FRESHNESS_ROUNDS = SMOKE ? 1 : 10;
 const LISTINGS_PER_OWNER = 5;
 const CALLERS = 40;
 const HOUR = 3600_000;
 
-const dataDir = join(repoRoot, '.data', 'bench', 'listing');
+// A smoke run keeps out of .data/bench, so it never wipes the logs of a real run.
+const dataDir = SMOKE ? await mkdtemp(join(tmpdir(), 'ruilplein-bench-search-')) : join(repoRoot, '.data', 'bench', 'listing');
 const logDir = join(dataDir, 'logs');
 const mainTs = join(repoRoot, 'services/listing/src/main.ts');
 const probe = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
@@ -44,23 +47,7 @@ const Cards = z.array(ListingCardSchema);
 
 /** Plain node:http with keep-alive and no time limit (a slow store must show as slow, not fail). */
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-function call(url: string, options: { method?: string; token?: string; body?: Buffer; type?: string } = {}): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, {
-      agent,
-      method: options.method ?? 'GET',
-      headers: { ...(options.token && { authorization: `Bearer ${options.token}` }), ...(options.body && { 'content-type': options.type, 'content-length': options.body.length }) },
-    });
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+const call = (url: string, options: Parameters<typeof benchRequest>[2] = {}) => benchRequest(agent, url, options);
 
 let stores: Stores | undefined;
 let issuer: TestIssuer | undefined;
@@ -200,59 +187,37 @@ async function seed(db: Db, from: number, to: number, now: number): Promise<numb
 
 // ─── The service under test.
 
-interface Service {
-  url: string;
-  child: ChildProcess;
-  /** From spawning to /readyz answering 200 (the index loaded). */
-  readyMs: number;
-  listeningMs: number;
+interface Service extends BenchService {
   memory(): Promise<{ rss: number; heapUsed: number; arrayBuffers: number; external: number }>;
-  stop(): Promise<void>;
 }
 
 async function startService(name: string): Promise<Service> {
-  const port = await freePort();
   const memoryFile = join(dataDir, `${name}-memory.json`);
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--expose-gc', '--import', probe, mainTs], {
+  const started = await startBenchService({
+    name,
+    main: mainTs,
+    nodeArgs: ['--expose-gc', '--import', probe],
+    port: await freePort(),
+    logDir,
+    // The index of a million listings loads for minutes.
+    readyTimeoutMs: 30 * 60_000,
     env: {
-      PATH: process.env.PATH,
       MONGODB_URL: stores!.mongoUrl,
       NATS_URL: stores!.natsUrlFor('listing'),
       REDIS_URL: stores!.redisUrl,
       AUTH_JWKS_URL: issuer!.jwksUrl,
-      PORT: String(port),
       HOST: '127.0.0.1',
       // Info: the index's own line ("search index loaded": time, source, bytes). Writing a line per
       // request costs some microseconds, the same for every route measured.
       LOG_LEVEL: 'info',
       BENCH_MEMORY_FILE: memoryFile,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.pipe(log, { end: false });
-  child.stderr!.pipe(log, { end: false });
-  child.once('close', () => log.end());
-  const url = `http://127.0.0.1:${port}`;
-  let listeningMs = 0;
-  const deadline = Date.now() + 30 * 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${join(logDir, `${name}.log`)}`);
-    if (Date.now() > deadline) throw new Error(`${name} not ready within 30 minutes`);
-    const status = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
-    if (status && !listeningMs) listeningMs = performance.now() - started;
-    if (status === 200) break;
-    await sleep(100);
-  }
   const service: Service = {
-    url,
-    child,
-    listeningMs,
-    readyMs: performance.now() - started,
+    ...started,
     async memory() {
       const before = existsSync(memoryFile) ? readFileSync(memoryFile, 'utf8') : '';
-      child.kill('SIGUSR2');
+      started.child.kill('SIGUSR2');
       for (let i = 0; i < 100; i++) {
         await sleep(50);
         const now = existsSync(memoryFile) ? readFileSync(memoryFile, 'utf8') : '';
@@ -262,11 +227,7 @@ async function startService(name: string): Promise<Service> {
     },
     async stop() {
       running.delete(service);
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(20_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await started.stop();
     },
   };
   running.add(service);
@@ -392,11 +353,14 @@ async function main() {
     );
 
     // A writes a snapshot once loaded (none exists, and the index is large enough): wait for it, so
-    // it does not run during the measurements.
-    const snapshot = await waitForSnapshot(db);
-    say(
-      `  snapshot written by A after loading: ${mb(snapshot.bytes)} (${mb(snapshot.storedBytes)} stored, ${snapshot.parts} parts) ${ms(snapshot.afterReadyMs)} after A was ready`,
-    );
+    // it does not run during the measurements. A smoke run's index is below the service's threshold.
+    if (SMOKE) say('  snapshot: none (a smoke run stays below the size the service writes one at)');
+    else {
+      const snapshot = await waitForSnapshot(db);
+      say(
+        `  snapshot written by A after loading: ${mb(snapshot.bytes)} (${mb(snapshot.storedBytes)} stored, ${snapshot.parts} parts) ${ms(snapshot.afterReadyMs)} after A was ready`,
+      );
+    }
 
     const next = random(size);
     const categoriesOf = () => [pick(next, FREE), pick(next, FREE)].join(',');
@@ -406,10 +370,10 @@ async function main() {
       return { path: `/api/listing?distanceKm=25&minValue=${lo}&maxValue=${hi}&listingType=item&categoryIds=${categoriesOf()}`, token: tokens[i % CALLERS]! };
     };
     // Warm up the JIT and the connections.
-    await measure(50, search25, a.url);
+    await measure(SMOKE ? 5 : 50, search25, a.url);
     const filtered = await measure(SEARCHES, search25, a.url);
     const plain = await measure(SEARCHES, (i) => ({ path: '/api/listing', token: tokens[i % CALLERS]! }), a.url);
-    const wide = await measure(100, (i) => ({ path: `/api/listing?distanceKm=200&categoryIds=${categoriesOf()}`, token: tokens[i % CALLERS]! }), a.url);
+    const wide = await measure(SMOKE ? 10 : 100, (i) => ({ path: `/api/listing?distanceKm=200&categoryIds=${categoriesOf()}`, token: tokens[i % CALLERS]! }), a.url);
     const recommended = await measure(SEARCHES, (i) => ({ path: `/api/listing/recommendations?userId=${callers[i % CALLERS]!._id}&radiusKm=${pick(next, [1, 5, 10, 25])}`, token: tokens[i % CALLERS]! }), a.url);
     const categories = await measure(SEARCHES, (i) => ({ path: '/api/category', token: tokens[i % CALLERS]! }), a.url);
     // Listings a premium member may see (all): random ids of the seeded ones.
@@ -492,25 +456,23 @@ async function main() {
   console.log(['', '─'.repeat(100), ...report, ''].join('\n'));
 }
 
-let cleaning: Promise<void> | undefined;
-async function cleanup() {
-  for (const service of running) await service.stop();
-  await bus?.nc.drain().catch(() => undefined);
-  await client?.close();
-  await issuer?.close();
-  await stores?.stop();
-  for (const store of ['mongo', 'redis', 'nats']) await rm(join(dataDir, store), { recursive: true, force: true });
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    cleaning ??= cleanup();
-    void cleaning.finally(() => process.exit(130));
-  });
-}
-
-try {
-  await main();
-} finally {
-  cleaning ??= cleanup();
-  await cleaning;
-}
+await runBenchMain(
+  main,
+  async () => {
+    for (const service of running) await service.stop();
+    await bus?.nc.drain().catch(() => undefined);
+    await client?.close();
+    await issuer?.close();
+    await stores?.stop();
+  },
+  {
+    dataDir,
+    smoke: SMOKE,
+    // A smoke run's temp dir goes with the cleanup: show what the services logged first.
+    async onError() {
+      if (!SMOKE) return;
+      const { readdirSync } = await import('node:fs');
+      for (const file of existsSync(logDir) ? readdirSync(logDir) : []) console.error(`--- ${file} ---\n${readFileSync(join(logDir, file), 'utf8').slice(-4000)}`);
+    },
+  },
+);

@@ -1,6 +1,9 @@
 import {
   createApp,
+  joinHandlers,
+  ensureIndexes,
   ensureStream,
+  memberProjection,
   startOutboxRelay,
   storeReadiness,
   type Bus,
@@ -13,26 +16,26 @@ import {
 } from '@ruilplein/service-kit';
 import { z } from 'zod';
 import { startCategoryCache, type CategoryCache } from './categories/cache.ts';
-import { categoryModel } from './categories/model.ts';
-import { categoryHttp, categoryQueriesWorker } from './categories/routes.ts';
+import { categoryCollection } from './categories/model.ts';
+import { categoryHandlers, categoryQueriesWorker } from './categories/routes.ts';
 import { seedCategories } from './categories/seed.ts';
-import { inventoryHttp, inventoryQueriesWorker } from './inventory/routes.ts';
+import { inventoryHandlers, inventoryQueriesWorker } from './inventory/routes.ts';
 import type { ListingContext } from './listings/context.ts';
 import { startTombstoneSweeper } from './listings/lifecycle.ts';
-import { listingModel } from './listings/model.ts';
-import { ownerCounter, ownerModel } from './listings/owners.ts';
-import { listingByIdHttp, listingHttp } from './listings/routes.ts';
+import { LISTING_INDEXES, listingCollection } from './listings/model.ts';
+import { ownerCollection, ownerCounter } from './listings/owners.ts';
+import { listingByIdHandlers, listingHandlers } from './listings/routes.ts';
 import { consumeMembers } from './members/consumer.ts';
-import { memberModel } from './members/model.ts';
-import { photoHttp } from './photos/routes.ts';
+import { MEMBER_FIELDS } from './members/model.ts';
+import { photoPlain } from './photos/routes.ts';
 import { photoStore } from './photos/store.ts';
-import { searchHttp } from './search/routes.ts';
+import { searchHandlers } from './search/routes.ts';
 import { startSearch } from './search/sync.ts';
 import { demoSeeder } from './seed/seed.ts';
 import { consumeModeration } from './moderation/consumer.ts';
 import { consumeTrades } from './trades/consumer.ts';
-import { wishlistModel } from './wishlist/model.ts';
-import { wishlistHttp } from './wishlist/routes.ts';
+import { WISHLIST_INDEXES, wishlistCollection } from './wishlist/model.ts';
+import { wishlistHandlers } from './wishlist/routes.ts';
 
 /** Variables of the listing service beyond the kit's own (REDIS_URL is read by `kit.redis()`). */
 export const listingConfig = z.object({
@@ -53,14 +56,14 @@ export interface ListingDeps {
 
 /** The parts the listing, wishlist, inventory and member code share, on one database. */
 export function listingContext(db: Connection, categories: CategoryCache, relay: Pick<OutboxRelay, 'kick'>, logger: Logger): ListingContext {
-  const listings = listingModel(db);
-  const owners = ownerModel(db);
+  const listings = listingCollection(db);
+  const owners = ownerCollection(db);
   return {
     listings,
     owners,
-    counter: ownerCounter(owners, listings, (id) => relay.kick(owners.collection.collectionName, id)),
-    members: memberModel(db),
-    wishlist: wishlistModel(db),
+    counter: ownerCounter(owners, listings, (id) => relay.kick(owners.collectionName, id)),
+    members: memberProjection(db, { fields: MEMBER_FIELDS }),
+    wishlist: wishlistCollection(db),
     photos: photoStore(db),
     categories,
     relay,
@@ -73,19 +76,21 @@ export async function createListingService(deps: ListingDeps): Promise<ServicePa
   // Loads in the background from the first moment (a large index takes a while): /healthz answers
   // meanwhile, /readyz (and search) once it is loaded.
   const search = startSearch({ db, bus, logger });
-  const categories = categoryModel(db);
-  const listings = listingModel(db);
-  const owners = ownerModel(db);
-  const wishlist = wishlistModel(db);
-  await wishlist.init(); // one entry per member and listing: the unique index must exist first
+  const categories = categoryCollection(db);
+  const listings = listingCollection(db);
+  const owners = ownerCollection(db);
+  const wishlist = wishlistCollection(db);
+  // Before the first write: the unique one keeps one entry per member and listing.
+  await ensureIndexes(wishlist, WISHLIST_INDEXES);
+  await ensureIndexes(listings, LISTING_INDEXES);
   await ensureStream(bus, 'listing');
-  const outboxes = [categories, listings, owners, wishlist].map((m) => m.collection.collectionName);
+  const outboxes = [categories, listings, owners, wishlist].map((c) => c.collectionName);
   const relay = startOutboxRelay({ bus, db, collections: outboxes, logger });
   if ((await seedCategories(categories)) > 0) relay.kick();
   const cache = await startCategoryCache(categories, bus, logger);
   const ctx = listingContext(db, cache, relay, logger);
   const seeder = deps.local ? demoSeeder(ctx, db) : undefined;
-  const members = await consumeMembers(bus, db, ctx, logger, { applied: seeder?.memberApplied });
+  const members = await consumeMembers(bus, ctx, logger, { applied: seeder?.memberApplied });
   seeder?.seedPresent();
   const app = createApp({
     service: 'listing',
@@ -93,17 +98,15 @@ export async function createListingService(deps: ListingDeps): Promise<ServicePa
     verifyToken: deps.verifyToken,
     redis: deps.redis,
     readiness: { ...storeReadiness(deps), search: async () => search.isReady() || Promise.reject(new Error('search index loading')) },
-    routes: (api) => {
-      categoryHttp(api, cache);
-      // Before `/api/listing/:id`, which would take `recommendations` for an id.
-      searchHttp(api, search, cache);
-      photoHttp(api, ctx.photos);
-      listingHttp(api, ctx);
-      wishlistHttp(api, ctx);
-      inventoryHttp(api, ctx);
-      // Last of the /api/listing/<word> routes: it would take any of them for an id.
-      listingByIdHttp(api, ctx);
-    },
+    handlers: joinHandlers(
+      categoryHandlers(cache),
+      searchHandlers(search, cache),
+      listingHandlers(ctx),
+      wishlistHandlers(ctx),
+      inventoryHandlers(ctx),
+      listingByIdHandlers(ctx),
+    ),
+    plain: (router) => photoPlain(router, ctx.photos),
   });
   const workers = [
     categoryQueriesWorker(bus, cache, logger),

@@ -11,6 +11,8 @@ import { CATEGORIES } from '../src/categories/seed.ts';
 const logger = silentLogger();
 let db: Connection;
 let bus: Bus;
+/** The test's own reading and tidying: the privileged user (the service's user may do neither). */
+let adminBus: Bus;
 let issuer: TestIssuer;
 let service: ServiceParts;
 let server: Awaited<ReturnType<typeof listen>>;
@@ -22,10 +24,15 @@ beforeAll(async () => {
   await redis.connect();
   // As the listing service's own NATS user, so a right it lacks fails here.
   const listingNats = natsServiceUrls?.listing ?? natsUrl;
-  [db, bus, issuer] = await Promise.all([connectMongo(mongoUrl, `listing-${randomUUID().slice(0, 8)}`), connectBus(listingNats, 'listing-test'), createTestIssuer()]);
+  [db, bus, adminBus, issuer] = await Promise.all([
+    connectMongo(mongoUrl, `listing-${randomUUID().slice(0, 8)}`),
+    connectBus(listingNats, 'listing-test'),
+    connectBus(natsUrl, 'listing-test-admin'),
+    createTestIssuer(),
+  ]);
   // Other files of the run start the listing service too; count only this file's events.
   await ensureStream(bus, 'listing');
-  await bus.jsm.streams.purge('listing');
+  await adminBus.jsm.streams.purge('listing');
   service = await createListingService({ db, bus, redis, logger, verifyToken: issuer.verifyToken });
   server = await listen(service.app);
 });
@@ -33,7 +40,7 @@ afterAll(async () => {
   await server.close();
   for (const worker of service.workers ?? []) await worker.stop();
   await db.dropDatabase();
-  await Promise.all([db.close(), bus.nc.drain(), issuer.close(), redis.quit()]);
+  await Promise.all([db.close(), bus.nc.drain(), adminBus.nc.drain(), issuer.close(), redis.quit()]);
 });
 
 describe('categories', () => {
@@ -52,7 +59,7 @@ describe('categories', () => {
     expect(await db.collection('categories').countDocuments()).toBe(CATEGORIES.length);
 
     const seen: string[] = [];
-    const worker = await consume(bus, {
+    const worker = await consume(adminBus, {
       durable: 'test-category-created',
       registry: { 'listing.category.created': categoryQueries.list.response.element },
       subjects: ['listing.category.created'],

@@ -1,11 +1,10 @@
 // Local mode's demo listings: seeded once per demo member as soon as auth's event about them
 // arrives, through the ordinary creation (photos, events, counts), never twice.
 import { FREE_ACTIVE_LISTINGS_MAX, PREMIUM_HEAD_START_HOURS, type Listing } from '@ruilplein/contracts';
+import { DEMO_LISTINGS, DEMO_MEMBERS as DEMO_OWNERS, demoListingId, demoListingIdByTitle, type DemoOwner } from '@ruilplein/contracts/demo';
 import { body } from '@ruilplein/service-kit/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS } from '../../auth/src/seed/seed.ts';
-import { DEMO_LISTINGS, DEMO_OWNERS, demoListingId, demoListingIdByTitle, type DemoOwner } from '../src/seed/demo.ts';
 import { call, PLACES, startListing, waitFor, type ListingHarness, type TestMember } from './listings.helpers.ts';
 
 const PLACE_OF = DEMO_OWNERS;
@@ -31,13 +30,6 @@ afterAll(async () => {
 const listings = () => h.db.collection<{ _id: string; ownerId: string; isPremium: boolean; createdAt: Date; listingType: string; categoryIds: string[]; photos: unknown[]; latitude?: number }>('listings');
 
 describe('demo listings', () => {
-  it('knows the demo members as auth’s local seed creates them', () => {
-    for (const owner of Object.values(DEMO_OWNERS)) {
-      expect(DEMO_ACCOUNTS).toContainEqual(expect.objectContaining(owner));
-    }
-    expect(DEMO_ACCOUNTS).toHaveLength(Object.keys(DEMO_OWNERS).length);
-  });
-
   it('seeds thirty listings for the demo members: items and services, premium ones, new ones, in their places', async () => {
     const all = await listings().find({}).toArray();
     expect(all).toHaveLength(DEMO_LISTINGS.length);

@@ -1,14 +1,11 @@
 // The members projection (auth's events) and what follows from it for listings: a listing moves
-// with its owner, a deleted account takes its listings and wishlist along, a blocked member's
-// listings leave (the moderation hook).
+// with its owner, a deleted account takes its listings and wishlist along (a suspended member's
+// listings: moderation.int.test.ts).
 import { eventRegistry, type Listing, type ListingEvent } from '@ruilplein/contracts';
-import { createEvent, ensureStream, publishEvent, startOutboxRelay } from '@ruilplein/service-kit';
+import { createEvent, publishEvent } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingContext } from '../src/app.ts';
-import type { CategoryCache } from '../src/categories/cache.ts';
-import { deactivateListingsOfBlockedMember } from '../src/listings/lifecycle.ts';
-import { age, call, createListing, itemFields, logger, PLACES, startListing, waitFor, type ListingHarness, type TestMember } from './listings.helpers.ts';
+import { call, createListing, earlier, itemFields, PLACES, startListing, waitFor, type ListingHarness, type TestMember } from './listings.helpers.ts';
 
 let h: ListingHarness;
 let viewer: TestMember;
@@ -53,9 +50,7 @@ describe('the members projection', () => {
 describe('a listing’s place is its owner’s', () => {
   it('moves every listing when the owner moves, announced with a new version', async () => {
     const owner = await h.member({ firstName: 'Daan', ...PLACES.utrecht });
-    const first = await createListing(h.url, owner.token, itemFields({ title: 'Eerste' }));
-    const second = await createListing(h.url, owner.token, itemFields({ title: 'Tweede' }));
-    await Promise.all([age(h.db, first.id), age(h.db, second.id)]);
+    const [first, second] = await earlier(7, async () => [await createListing(h.url, owner.token, itemFields({ title: 'Eerste' })), await createListing(h.url, owner.token, itemFields({ title: 'Tweede' }))]);
     expect((await body(await call(h.url, `/api/listing/${first.id}`, { token: viewer.token }))).distanceInKm).toBe(0);
 
     await owner.update(PLACES.amsterdam);
@@ -93,9 +88,8 @@ describe('a deleted account', () => {
   it('takes its listings, its wishlist and the wishlist entries on its listings along', async () => {
     const leaving = await h.member({ firstName: 'Weg' });
     const other = await h.member({ firstName: 'Blijft' });
-    const own = [await createListing(h.url, leaving.token, itemFields({ title: 'Een' })), await createListing(h.url, leaving.token, itemFields({ title: 'Twee' }))];
-    const theirs = await createListing(h.url, other.token);
-    await Promise.all([...own, theirs].map((l) => age(h.db, l.id)));
+    const own = await earlier(7, async () => [await createListing(h.url, leaving.token, itemFields({ title: 'Een' })), await createListing(h.url, leaving.token, itemFields({ title: 'Twee' }))]);
+    const theirs = await earlier(7, () => createListing(h.url, other.token));
     expect((await call(h.url, `/api/wishlist/add/${theirs.id}`, { method: 'POST', token: leaving.token })).status).toBe(200);
     expect((await call(h.url, `/api/wishlist/add/${own[0]!.id}`, { method: 'POST', token: other.token })).status).toBe(200);
     const files = () => h.db.collection('listing_photos.files').countDocuments({ 'metadata.ownerId': leaving.id });
@@ -119,32 +113,5 @@ describe('a deleted account', () => {
     const res = await call(h.url, '/api/listing/create', { method: 'POST', token: leaving.token, body: new FormData() });
     expect([400, 401]).toContain(res.status);
     expect((await call(h.url, `/api/listing/inventory/${leaving.id}`, { token: other.token })).status).toBe(404);
-  });
-});
-
-describe('moderation events', () => {
-  it('a ban takes the member’s listings out (inactive, announced) and counts them 0; a repeat changes nothing', async () => {
-    const blocked = await h.member({ firstName: 'Geblokkeerd' });
-    const listings = [await createListing(h.url, blocked.token), await createListing(h.url, blocked.token)];
-    await Promise.all(listings.map((l) => age(h.db, l.id)));
-    await ensureStream(h.adminBus, 'moderation');
-    const ban = createEvent(eventRegistry, 'moderation.user.banned', { userId: blocked.id, version: 1, reason: 'ban', unblockDate: null, at: new Date().toISOString() });
-    await publishEvent(h.adminBus, ban);
-    for (const listing of listings) {
-      await expect.poll(() => updatesOf(listing.id).at(-1)).toMatchObject({ active: false, version: 2 });
-      expect((await call(h.url, `/api/listing/${listing.id}`, { token: viewer.token })).status).toBe(404);
-    }
-    await expect.poll(() => h.events.filter((e) => e.type === 'listing.owner.counted' && (e.payload as { userId: string }).userId === blocked.id).at(-1)?.payload).toMatchObject({ activeListings: 0 });
-    const mine: Listing[] = await body(await call(h.url, '/api/listing/my', { token: blocked.token }));
-    expect(mine.map((l) => l.isActive)).toEqual([false, false]);
-    expect((await body(await call(h.url, `/api/listing/inventory/${blocked.id}`, { token: viewer.token }))).map((i: { listingID: string }) => i.listingID)).toEqual(['krat-bier']);
-    // The same block as an automatic one: nothing left to take out.
-    const categories = { current: () => ({ list: [], json: '[]', etag: '""' }) } as unknown as CategoryCache;
-    const relay = startOutboxRelay({ bus: h.bus, db: h.db, collections: ['listings', 'listing_owners'], logger });
-    try {
-      expect(await deactivateListingsOfBlockedMember(listingContext(h.db, categories, relay, logger), blocked.id)).toBe(0);
-    } finally {
-      await relay.stop();
-    }
   });
 });

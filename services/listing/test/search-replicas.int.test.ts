@@ -72,6 +72,7 @@ describe('search on two replicas', () => {
     b.search.announce({
       id: crypto.randomUUID(),
       type: 'listing.listing.created',
+      schemaVersion: 1,
       occurredAt: new Date().toISOString(),
       payload: {
         id,

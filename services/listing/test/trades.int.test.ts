@@ -3,7 +3,7 @@
 // interest for 'Trending in je buurt'.
 import { eventRegistry, ListingCardSchema, type OfferEvent } from '@ruilplein/contracts';
 import { createEvent, publishEvent } from '@ruilplein/service-kit';
-import { body } from '@ruilplein/service-kit/testing';
+import { body, offerEvent } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listingCreated } from '../src/listings/events.ts';
@@ -19,17 +19,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-const offer = (over: Partial<OfferEvent> & Pick<OfferEvent, 'senderId' | 'receiverId' | 'listingId'>): OfferEvent => ({
-  id: Math.floor(Math.random() * 1_000_000) + 1,
-  version: 4,
-  listingIds: [],
-  status: 'Completed',
-  senderConfirmed: true,
-  receiverConfirmed: true,
-  createdAt: new Date().toISOString(),
-  at: new Date().toISOString(),
-  ...over,
-});
+/** A completed offer's state (trade.offer.completed) unless `over` says otherwise. */
+const offer = (over: Partial<OfferEvent> & Pick<OfferEvent, 'senderId' | 'receiverId' | 'listingId'>): OfferEvent =>
+  offerEvent({ version: 4, status: 'Completed', senderConfirmed: true, receiverConfirmed: true, ...over });
 const active = async (member: TestMember, id: string) => ((await body(await call(h.url, '/api/listing/my', { token: member.token }))) as { id: string; isActive: boolean }[]).find((l) => l.id === id)?.isActive;
 const updatesOf = (id: string) => h.events.filter((e) => e.type === 'listing.listing.updated' && (e.payload as { id: string }).id === id);
 
@@ -66,6 +58,15 @@ describe('trade.offer.completed', () => {
     expect(updatesOf(wanted.id)).toHaveLength(1);
     expect(updatesOf(given.id)).toHaveLength(1);
     expect(counts(receiver.id)).toEqual([1, 2, 1]);
+  });
+
+  // Probe finding 2: a trade whose listing was not among its items left that listing active.
+  it('makes the listing the offer was made on inactive too, when its items left it out', async () => {
+    const [sender, receiver] = await Promise.all([h.member(), h.member()]);
+    const wanted = await createListing(h.url, receiver.token, itemFields({ title: 'Schemerlamp' }));
+    const given = await createListing(h.url, sender.token, itemFields({ title: 'Kinderfiets' }));
+    await publishEvent(h.adminBus, createEvent(eventRegistry, 'trade.offer.completed', offer({ senderId: sender.id, receiverId: receiver.id, listingId: wanted.id, listingIds: [given.id] })));
+    await waitFor(async () => (await active(receiver, wanted.id)) === false && (await active(sender, given.id)) === false, 'both traded listings inactive');
   });
 });
 

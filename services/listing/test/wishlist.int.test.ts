@@ -3,7 +3,7 @@
 import { LISTING_MESSAGES, WISHLIST_MESSAGES, WishlistEntrySchema, type WishlistEntry } from '@ruilplein/contracts';
 import { body } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { age, call, createListing, itemFields, startListing, type ListingHarness, type TestMember } from './listings.helpers.ts';
+import { call, createListing, earlier, itemFields, startListing, type ListingHarness, type TestMember } from './listings.helpers.ts';
 
 let h: ListingHarness;
 let sanne: TestMember;
@@ -16,11 +16,9 @@ let premiumOnly: string;
 beforeAll(async () => {
   h = await startListing();
   [sanne, daan, lotte] = await Promise.all([h.member({ firstName: 'Sanne' }), h.member({ firstName: 'Daan' }), h.member({ firstName: 'Lotte', roles: ['Gebruiker', 'Premium'] })]);
-  bike = (await createListing(h.url, daan.token, itemFields({ title: 'Fiets' }))).id;
-  await age(h.db, bike);
+  bike = (await earlier(7, () => createListing(h.url, daan.token, itemFields({ title: 'Fiets' })))).id;
   newOne = (await createListing(h.url, daan.token, itemFields({ title: 'Net geplaatst' }))).id;
-  premiumOnly = (await createListing(h.url, lotte.token, itemFields({ title: 'Camera', isPremium: 'true' }))).id;
-  await age(h.db, premiumOnly);
+  premiumOnly = (await earlier(7, () => createListing(h.url, lotte.token, itemFields({ title: 'Camera', isPremium: 'true' })))).id;
 });
 afterAll(async () => {
   await h?.close();
@@ -44,7 +42,7 @@ describe('wishlist', () => {
     expect(await exists(bike, sanne.token)).toBe(true);
     expect(await h.db.collection('wishlist').countDocuments({ userId: sanne.id, listingId: bike })).toBe(1);
     await expect.poll(() => addedEvents(bike, sanne.id).length).toBe(1);
-    expect(addedEvents(bike, sanne.id)[0]!.payload).toEqual({ listingId: bike, userId: sanne.id, at: expect.any(String) });
+    expect(addedEvents(bike, sanne.id)[0]!.payload).toEqual({ listingId: bike, userId: sanne.id, version: 1, at: expect.any(String) });
     await new Promise((r) => setTimeout(r, 300));
     expect(addedEvents(bike, sanne.id)).toHaveLength(1);
   });
@@ -66,8 +64,7 @@ describe('wishlist', () => {
 
   it('lists the entries newest first, with what a card needs', async () => {
     const member = await h.member();
-    const other = await createListing(h.url, lotte.token, itemFields({ title: 'Boeken' }));
-    await age(h.db, other.id);
+    const other = await earlier(7, () => createListing(h.url, lotte.token, itemFields({ title: 'Boeken' })));
     await add(bike, member.token);
     await add(other.id, member.token);
     const entries = await mine(member.token);
@@ -79,9 +76,7 @@ describe('wishlist', () => {
 
   it('drops entries whose listing is no longer visible: deleted, or no longer active', async () => {
     const member = await h.member();
-    const gone = await createListing(h.url, daan.token, itemFields({ title: 'Verdwijnt' }));
-    const traded = await createListing(h.url, daan.token, itemFields({ title: 'Geruild' }));
-    await Promise.all([age(h.db, gone.id), age(h.db, traded.id)]);
+    const [gone, traded] = await earlier(7, async () => [await createListing(h.url, daan.token, itemFields({ title: 'Verdwijnt' })), await createListing(h.url, daan.token, itemFields({ title: 'Geruild' }))]);
     await add(gone.id, member.token);
     await add(traded.id, member.token);
     await add(bike, member.token);

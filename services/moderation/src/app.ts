@@ -1,5 +1,6 @@
 import {
   createApp,
+  joinHandlers,
   ensureStream,
   startOutboxRelay,
   storeReadiness,
@@ -14,22 +15,22 @@ import { z } from 'zod';
 import { COLLECTIONS, moderationCollections, type ModerationContext } from './context.ts';
 import { consumeListings } from './listings/consumer.ts';
 import { consumeMembers } from './members/consumer.ts';
-import { reportHttp } from './reports/routes.ts';
-import { sanctionHttp } from './sanctions/routes.ts';
-import { startBlockSweep } from './sanctions/sweep.ts';
-import { statsHttp } from './stats/routes.ts';
+import { reportHandlers } from './reports/routes.ts';
+import { sanctionHandlers } from './sanctions/routes.ts';
+import { startSuspensionSweep } from './sanctions/sweep.ts';
+import { statsHandlers } from './stats/routes.ts';
 
 const DAY_MS = 86_400_000;
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Variables of the moderation service beyond the kit's own (README "Environment"; decisions.md "Moderation"). */
 export const moderationConfig = z.object({
-  /** This many warnings within the window block a member automatically… */
-  MODERATION_AUTO_BLOCK_WARNINGS: positive(3),
-  MODERATION_AUTO_BLOCK_WINDOW_DAYS: positive(7),
+  /** This many warnings within the window suspend a member automatically… */
+  MODERATION_AUTO_SUSPENSION_WARNINGS: positive(3),
+  MODERATION_AUTO_SUSPENSION_WINDOW_DAYS: positive(7),
   /** …for this long. */
-  MODERATION_AUTO_BLOCK_DAYS: positive(7),
-  /** How often ended blocks are tidied away (auth and the gateway stop enforcing them at their date anyway). */
+  MODERATION_AUTO_SUSPENSION_DAYS: positive(7),
+  /** How often ended suspensions are tidied away (auth and the gateway stop enforcing them at their date anyway). */
   MODERATION_SWEEP_SECONDS: positive(60),
 });
 export type ModerationConfig = z.output<typeof moderationConfig>;
@@ -53,26 +54,22 @@ export async function createModerationService(deps: ModerationDeps): Promise<Ser
     ...moderationCollections(db),
     relay,
     logger,
-    autoBlock: {
-      warnings: config.MODERATION_AUTO_BLOCK_WARNINGS,
-      windowMs: config.MODERATION_AUTO_BLOCK_WINDOW_DAYS * DAY_MS,
-      blockMs: config.MODERATION_AUTO_BLOCK_DAYS * DAY_MS,
+    autoSuspension: {
+      warnings: config.MODERATION_AUTO_SUSPENSION_WARNINGS,
+      windowMs: config.MODERATION_AUTO_SUSPENSION_WINDOW_DAYS * DAY_MS,
+      lengthMs: config.MODERATION_AUTO_SUSPENSION_DAYS * DAY_MS,
     },
   };
-  const members = await consumeMembers(bus, db, ctx, logger);
+  const members = await consumeMembers(bus, ctx, logger);
   const listings = await consumeListings(bus, db, ctx, logger);
-  const sweep = startBlockSweep(ctx, config.MODERATION_SWEEP_SECONDS * 1000);
+  const sweep = startSuspensionSweep(ctx, config.MODERATION_SWEEP_SECONDS * 1000);
   const app = createApp({
     service: 'moderation',
     logger,
     verifyToken: deps.verifyToken,
     redis: deps.redis,
     readiness: storeReadiness(deps),
-    routes: (api) => {
-      reportHttp(api, ctx);
-      sanctionHttp(api, ctx);
-      statsHttp(api, ctx);
-    },
+    handlers: joinHandlers(reportHandlers(ctx), sanctionHandlers(ctx), statsHandlers(ctx)),
   });
   return { app, workers: [members, listings, sweep, relay] };
 }

@@ -1,5 +1,5 @@
-import type { ReportStatus, Role } from '@ruilplein/contracts';
-import type { Connection, Logger, OutboxEntry, OutboxRelay } from '@ruilplein/service-kit';
+import type { ReportStatus, SuspensionReason } from '@ruilplein/contracts';
+import { collection, memberProjection, type Connection, type Logger, type Member, type MemberProjection, type OutboxEntry, type OutboxRelay } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 
 /** The outbox fields the relay reads (service-kit outbox.ts), on every document that announces. */
@@ -9,20 +9,12 @@ export interface WithOutbox {
 }
 
 /**
- * A member as moderation knows them: the projection of auth's `auth.user.*` events (names for the
- * reports, who is an admin, who exists). `counted`: included in the dashboard's user total, flipped
- * by one conditional update together with the total (members/consumer.ts).
+ * A member as moderation knows them: the kit's projection of auth's `auth.user.*` events (names for
+ * the reports, who is an admin, who exists). `counted`: included in the dashboard's user total,
+ * flipped by one conditional update together with the total (members/consumer.ts).
  */
-export interface MemberDoc {
-  _id: string;
-  version: number;
-  firstName: string;
-  lastName: string;
-  roles: Role[];
-  activated: boolean;
-  deleted?: boolean;
-  counted?: boolean;
-}
+export type MemberDoc = Member<MemberField> & { counted?: boolean };
+type MemberField = 'firstName' | 'lastName' | 'roles' | 'activated';
 
 /** A listing as moderation knows it: whose it is and whether it is active (the dashboard's count). */
 export interface ListingDoc {
@@ -79,21 +71,29 @@ export interface BanDoc {
 
 /**
  * A member's moderation state, the aggregate the `moderation.user.*` events are about: its recent
- * warnings (those inside the automatic block's window) and the block in force. Every change is one
+ * warnings (those inside the automatic suspension's window) and the suspension in force. Every change is one
  * conditional update on `version`, with its events in the same write.
  */
 export interface MemberStateDoc extends WithOutbox {
   _id: string;
   version: number;
   warnings: { id: string; at: Date }[];
-  block?: { reason: 'ban' | 'warnings'; until: Date | null; since: Date };
+  suspension?: MemberSuspension;
+  /** The suspension as states written before the rename hold it: read until a change rewrites the state. */
+  block?: MemberSuspension;
 }
 
-/** The automatic block (decisions.md "Moderation"): `warnings` within `windowMs` block for `blockMs`. */
-export interface AutoBlockRule {
+export interface MemberSuspension {
+  reason: SuspensionReason;
+  until: Date | null;
+  since: Date;
+}
+
+/** The automatic suspension (decisions.md "Moderation"): `warnings` within `windowMs` suspend for `lengthMs`. */
+export interface AutoSuspensionRule {
   warnings: number;
   windowMs: number;
-  blockMs: number;
+  lengthMs: number;
 }
 
 export const COLLECTIONS = {
@@ -108,7 +108,7 @@ export const COLLECTIONS = {
 } as const;
 
 export interface ModerationContext {
-  members: mongo.Collection<MemberDoc>;
+  members: MemberProjection<MemberField>;
   listings: mongo.Collection<ListingDoc>;
   totals: mongo.Collection<TotalsDoc>;
   reports: mongo.Collection<ReportDoc>;
@@ -117,21 +117,20 @@ export interface ModerationContext {
   bans: mongo.Collection<BanDoc>;
   states: mongo.Collection<MemberStateDoc>;
   relay: Pick<OutboxRelay, 'kick'>;
-  autoBlock: AutoBlockRule;
+  autoSuspension: AutoSuspensionRule;
   logger: Logger;
 }
 
 export function moderationCollections(db: Connection) {
-  const c = <T extends mongo.BSON.Document>(name: string) => db.collection<T>(name) as unknown as mongo.Collection<T>;
   return {
-    members: c<MemberDoc>(COLLECTIONS.members),
-    listings: c<ListingDoc>(COLLECTIONS.listings),
-    totals: c<TotalsDoc>(COLLECTIONS.totals),
-    reports: c<ReportDoc>(COLLECTIONS.reports),
-    openReports: c<OpenReportDoc>(COLLECTIONS.openReports),
-    warnings: c<WarningDoc>(COLLECTIONS.warnings),
-    bans: c<BanDoc>(COLLECTIONS.bans),
-    states: c<MemberStateDoc>(COLLECTIONS.states),
+    members: memberProjection(db, { fields: ['firstName', 'lastName', 'roles', 'activated'], collection: COLLECTIONS.members }),
+    listings: collection<ListingDoc>(db, COLLECTIONS.listings),
+    totals: collection<TotalsDoc>(db, COLLECTIONS.totals),
+    reports: collection<ReportDoc>(db, COLLECTIONS.reports),
+    openReports: collection<OpenReportDoc>(db, COLLECTIONS.openReports),
+    warnings: collection<WarningDoc>(db, COLLECTIONS.warnings),
+    bans: collection<BanDoc>(db, COLLECTIONS.bans),
+    states: collection<MemberStateDoc>(db, COLLECTIONS.states),
   };
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@ruilplein/service-kit/testing';
 import { moderationCollections, type ModerationContext } from '../src/context.ts';
 import { startOfDutchDay } from '../src/sanctions/routes.ts';
-import { endExpiredBlocks } from '../src/sanctions/sweep.ts';
+import { endExpiredSuspensions } from '../src/sanctions/sweep.ts';
 import { send, startModeration, waitFor, type ModerationHarness, type TestMember } from './helpers.ts';
 
 let h: ModerationHarness;
@@ -56,6 +56,19 @@ describe('POST /api/report/create', () => {
     expect(await moderationCollections(h.db).reports.countDocuments({ reporterId: anna.id })).toBe(0);
   });
 
+  // Probe finding 4: a report named a listing of someone other than the member reported.
+  it('refuses a listing that is not the reported member’s (400), storing nothing', async () => {
+    const [anna, bert, carl] = [await h.member(), await h.member(), await h.member()];
+    for (const listing of [await carl.listing(), await anna.listing()]) {
+      expect(await report(anna, { reportedID: bert.id, reportedListingID: listing, reason: 'Nep-advertentie' })).toMatchObject({
+        status: 400,
+        body: { message: MODERATION_MESSAGES.listingNotOfReported },
+      });
+    }
+    expect(await moderationCollections(h.db).reports.countDocuments({ reporterId: anna.id })).toBe(0);
+    expect((await report(anna, { reportedID: bert.id, reportedListingID: await bert.listing(), reason: 'Nep-advertentie' })).status).toBe(201);
+  });
+
   it('keeps one open report per reporter and reported member, also when two arrive at once', async () => {
     const [anna, bert] = [await h.member(), await h.member()];
     const both = await Promise.all([report(anna, { reportedID: bert.id, reason: 'Eén' }), report(anna, { reportedID: bert.id, reason: 'Twee' })]);
@@ -97,7 +110,7 @@ describe('GET /api/report/all and PUT /api/report/{id}/status', () => {
   });
 });
 
-describe('warnings, bans and the automatic block', () => {
+describe('warnings, bans and the automatic suspension', () => {
   it('warns from a report (its status follows) and announces it; refuses bad input and non-admins', async () => {
     const [anna, bert] = [await h.member(), await h.member()];
     const made = await report(anna, { reportedID: bert.id, reason: 'Scheldwoorden' });
@@ -110,19 +123,19 @@ describe('warnings, bans and the automatic block', () => {
     expect(warned).toMatchObject({ status: 201, body: { userID: bert.id, adminID: admin.id, message: 'Let op je taal.' } });
     expect((await send(h.url, '/api/report/all', { token: admin.token })).body.find((r: { id: string }) => r.id === made.body.id).status).toBe('Gewaarschuwd');
     await waitFor(() => eventsFor(bert.id, 'moderation.user.warned').length === 1, 'warned event');
-    expect(eventsFor(bert.id, 'moderation.user.blocked')).toEqual([]);
+    expect(eventsFor(bert.id, 'moderation.user.suspended')).toEqual([]);
   });
 
-  it('blocks automatically at the third warning in the window, once, even when they come at once', async () => {
+  it('suspends automatically at the third warning in the window, once, even when they come at once', async () => {
     const bert = await h.member();
     const results = await Promise.all([1, 2, 3, 4].map((i) => warnRoute({ userID: bert.id, message: `Waarschuwing ${i}` })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     await waitFor(() => eventsFor(bert.id, 'moderation.user.warned').length === 4, 'four warned events');
-    const blocked = eventsFor(bert.id, 'moderation.user.blocked');
-    expect(blocked).toHaveLength(1);
-    const { reason, unblockDate, version } = blocked[0]!.payload as { reason: string; unblockDate: string; version: number };
+    const suspended = eventsFor(bert.id, 'moderation.user.suspended');
+    expect(suspended).toHaveLength(1);
+    const { reason, endsAt, version } = suspended[0]!.payload as { reason: string; endsAt: string; version: number };
     expect(reason).toBe('warnings');
-    expect(new Date(unblockDate).getTime() - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    expect(new Date(endsAt).getTime() - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
     expect(new Set(eventsFor(bert.id).map((e) => (e.payload as { version: number }).version)).size).toBe(4); // one version per change
     expect(version).toBeGreaterThanOrEqual(3);
   });
@@ -141,32 +154,60 @@ describe('warnings, bans and the automatic block', () => {
     const banned = await banRoute({ userID: bert.id, issuedBy: admin.id, reason: 'Oplichting', expiresAt: day, reportID: made.body.id });
     expect(banned).toMatchObject({ status: 201, body: { userID: bert.id, issuedBy: admin.id, reason: 'Oplichting', expiresAt: startOfDutchDay(day).toISOString() } });
     expect((await send(h.url, '/api/report/all', { token: admin.token })).body.find((r: { id: string }) => r.id === made.body.id).status).toBe('Geband');
-    await waitFor(() => eventsFor(bert.id, 'moderation.user.banned').length === 1, 'banned event');
-    expect(eventsFor(bert.id, 'moderation.user.banned')[0]!.payload).toMatchObject({ reason: 'ban', unblockDate: startOfDutchDay(day).toISOString() });
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.suspended').length === 1, 'suspended event');
+    expect(eventsFor(bert.id, 'moderation.user.suspended')[0]!.payload).toMatchObject({ reason: 'ban', endsAt: startOfDutchDay(day).toISOString() });
 
     expect((await banRoute({ userID: carl.id, reason: 'Spam', expiresAt: null })).body.expiresAt).toBeNull();
-    await waitFor(() => eventsFor(carl.id, 'moderation.user.banned').length === 1, 'permanent ban event');
-    expect(eventsFor(carl.id, 'moderation.user.banned')[0]!.payload).toMatchObject({ unblockDate: null });
+    await waitFor(() => eventsFor(carl.id, 'moderation.user.suspended').length === 1, 'permanent ban event');
+    expect(eventsFor(carl.id, 'moderation.user.suspended')[0]!.payload).toMatchObject({ reason: 'ban', endsAt: null });
   });
 
-  it('ends a block at its date on the platform clock, announced once', async () => {
+  it('ends a suspension at its date on the platform clock, announced once', async () => {
     const bert = await h.member();
     await banRoute({ userID: bert.id, reason: 'Even afkoelen', expiresAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
-    expect(await endExpiredBlocks(await contextOf())).toBe(0);
+    expect(await endExpiredSuspensions(await contextOf())).toBe(0);
     try {
       await writeFile(process.env.RUILPLEIN_CLOCK_FILE!, String(4 * 86_400_000));
-      await waitFor(async () => (await endExpiredBlocks(await contextOf())) >= 1 || eventsFor(bert.id, 'moderation.user.unblocked').length > 0, 'the block ends');
+      await waitFor(async () => (await endExpiredSuspensions(await contextOf())) >= 1 || eventsFor(bert.id, 'moderation.user.suspension-ended').length > 0, 'the suspension ends');
     } finally {
       await writeFile(process.env.RUILPLEIN_CLOCK_FILE!, '0');
     }
-    await waitFor(() => eventsFor(bert.id, 'moderation.user.unblocked').length === 1, 'unblocked event');
-    expect(await moderationCollections(h.db).states.findOne({ _id: bert.id })).not.toHaveProperty('block');
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.suspension-ended').length === 1, 'suspension-ended event', 25_000);
+    expect(await moderationCollections(h.db).states.findOne({ _id: bert.id })).not.toHaveProperty('suspension');
+  });
+
+  it('reads a suspension stored before the rename (`block`): it holds off the automatic one, ends by its date, and is rewritten', async () => {
+    const [bert, carl] = [await h.member(), await h.member()];
+    const { states } = moderationCollections(h.db);
+    const since = new Date();
+    const legacy = { reason: 'ban' as const, until: new Date(Date.now() + 86_400_000), since };
+    await states.insertOne({ _id: bert.id, version: 1, warnings: [], block: legacy });
+    await states.insertOne({ _id: carl.id, version: 1, warnings: [], block: { ...legacy, until: null } });
+    // In force: three warnings suspend nobody a second time, and the state is rewritten under the new name.
+    for (const i of [1, 2, 3]) expect((await warnRoute({ userID: carl.id, message: `Waarschuwing ${i}` })).status).toBe(201);
+    await waitFor(() => eventsFor(carl.id, 'moderation.user.warned').length === 3, 'three warned events');
+    expect(eventsFor(carl.id, 'moderation.user.suspended')).toEqual([]);
+    expect(await states.findOne({ _id: carl.id })).toMatchObject({ version: 4, suspension: { reason: 'ban', until: null } });
+    expect(await states.findOne({ _id: carl.id })).not.toHaveProperty('block');
+    // Ended by its date like any other.
+    try {
+      await writeFile(process.env.RUILPLEIN_CLOCK_FILE!, String(2 * 86_400_000));
+      await waitFor(async () => (await endExpiredSuspensions(await contextOf())) >= 1 || eventsFor(bert.id, 'moderation.user.suspension-ended').length > 0, 'the old suspension ends');
+    } finally {
+      await writeFile(process.env.RUILPLEIN_CLOCK_FILE!, '0');
+    }
+    // Published by the relay's next pass (this context's kick does nothing): up to its 10 s interval.
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.suspension-ended').length === 1, 'suspension-ended event', 25_000);
+    expect(eventsFor(bert.id, 'moderation.user.suspension-ended')[0]!.payload).toMatchObject({ version: 2 });
+    const after = await states.findOne({ _id: bert.id });
+    expect(after).not.toHaveProperty('block');
+    expect(after).not.toHaveProperty('suspension');
   });
 });
 
 /** A context for calling the sweep directly (the running service sweeps every minute); its kicks are left to the relay's passes. */
 async function contextOf(): Promise<ModerationContext> {
-  return { ...moderationCollections(h.db), relay: { kick: () => {} }, logger: silentLogger(), autoBlock: { warnings: 3, windowMs: 7 * 86_400_000, blockMs: 7 * 86_400_000 } };
+  return { ...moderationCollections(h.db), relay: { kick: () => {} }, logger: silentLogger(), autoSuspension: { warnings: 3, windowMs: 7 * 86_400_000, lengthMs: 7 * 86_400_000 } };
 }
 
 describe('GET /api/admin/stats', () => {

@@ -1,6 +1,7 @@
 import {
   ConfigError,
   createApp,
+  joinHandlers,
   ensureStream,
   startOutboxRelay,
   startPeriodic,
@@ -17,8 +18,8 @@ import { PAYMENT_RETURN_PATH } from '@ruilplein/contracts';
 import { z } from 'zod';
 import { COLLECTIONS, paymentCollections, type PaymentContext } from './context.ts';
 import { expireEnded } from './memberships/lifecycle.ts';
-import { membershipHttp } from './memberships/routes.ts';
-import { checkoutHttp } from './providers/local/checkout.ts';
+import { membershipHandlers } from './memberships/routes.ts';
+import { checkoutHandlers } from './providers/local/checkout.ts';
 import { localProvider, type LocalProvider } from './providers/local/provider.ts';
 import { mollieProvider } from './providers/mollie.ts';
 import type { PaymentProvider } from './providers/provider.ts';
@@ -94,10 +95,7 @@ export async function createPaymentService(deps: PaymentDeps): Promise<ServicePa
     verifyToken: deps.verifyToken,
     redis: deps.redis,
     readiness: storeReadiness(deps),
-    routes: (api) => {
-      membershipHttp(api, ctx);
-      checkoutHttp(api, local);
-    },
+    handlers: joinHandlers(membershipHandlers(ctx), checkoutHandlers(local)),
   });
   return { app, workers: [...workers, relay], ctx };
 }

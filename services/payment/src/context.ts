@@ -1,5 +1,5 @@
 import type { PaymentStatus } from '@ruilplein/contracts';
-import type { Connection, Logger, OutboxEntry, OutboxRelay } from '@ruilplein/service-kit';
+import { collection, type Connection, type Logger, type OutboxEntry, type OutboxRelay } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 import type { PaymentProvider } from './providers/provider.ts';
 
@@ -19,6 +19,11 @@ export interface MembershipDoc {
   /** The paid first payment the subscription rests on (its mandate). */
   firstPaymentId?: string;
   firstPaidAt?: Date;
+  /**
+   * Where the period the first payment bought begins: when it was paid, or the end of a Premium
+   * that still ran then (a checkout opened before), so a payment never buys time already paid.
+   */
+  periodStart?: Date;
   subscriptionId?: string;
   status: 'none' | 'active' | 'cancelled' | 'expired';
   /** Premium holds until then: the end of the paid period. */
@@ -58,7 +63,7 @@ export const COLLECTIONS = { memberships: 'memberships', payments: 'payments' } 
 
 export function paymentCollections(db: Connection) {
   return {
-    memberships: db.collection<MembershipDoc>(COLLECTIONS.memberships) as unknown as mongo.Collection<MembershipDoc>,
-    payments: db.collection<PaymentDoc>(COLLECTIONS.payments) as unknown as mongo.Collection<PaymentDoc>,
+    memberships: collection<MembershipDoc>(db, COLLECTIONS.memberships),
+    payments: collection<PaymentDoc>(db, COLLECTIONS.payments),
   };
 }

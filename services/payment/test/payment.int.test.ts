@@ -199,3 +199,51 @@ describe('renewals, cancelling and the end of Premium', () => {
     expect(await send(h.url, '/api/payment/cancel-subscription', { method: 'POST', token: nobody.token })).toMatchObject({ status: 409, body: { message: PAYMENT_MESSAGES.noSubscription } });
   });
 });
+
+// Probe finding 5: paying again while a cancelled Premium still ran took the money and moved the
+// end date by minutes. A new first payment is refused while Premium runs; one that still arrives
+// paid (a checkout opened before) buys the month after the current end, on one subscription.
+describe('paying again while Premium still runs', () => {
+  const paymentsOf = (userId: string) => provider.store.payments.countDocuments({ userId });
+  const liveSubscriptions = (userId: string) => provider.store.subscriptions.countDocuments({ userId, status: 'active' });
+
+  it('refuses a new first payment while a cancelled Premium runs (409), charging nothing; after its end it may start', async () => {
+    const member = await premiumMember();
+    const ends = (await subscribe(member.token)).body.subscriptionEndsAt as string;
+    expect((await send(h.url, '/api/payment/cancel-subscription', { method: 'POST', token: member.token })).status).toBe(200);
+    const paymentsBefore = await paymentsOf(member.id);
+    const again = await start(member.token);
+    expect(again).toMatchObject({ status: 409, body: { message: PAYMENT_MESSAGES.premiumStillRuns } });
+    expect(await paymentsOf(member.id)).toBe(paymentsBefore);
+    expect((await send(h.url, '/api/payment/subscription', { token: member.token })).body).toEqual({ status: 'cancelled', subscriptionEndsAt: ends });
+    try {
+      await moveClock(new Date(ends).getTime() - Date.now() + 1000);
+      expect(await expireEnded(h.ctx)).toBe(1);
+      expect((await start(member.token)).status).toBe(201);
+    } finally {
+      await moveClock(0);
+    }
+  });
+
+  it('a first payment paid while Premium runs extends from the current end, on one live subscription', async () => {
+    const member = await h.member();
+    // Two checkouts opened at once (two tabs), both paid.
+    const [a, b] = [(await start(member.token)).body.paymentId as string, (await start(member.token)).body.paymentId as string];
+    await choose(a, 'paid');
+    await waitFor(() => eventsOf(member.id, 'payment.subscription.activated').length === 1, 'activated');
+    const firstEnd = new Date((await subscribe(member.token)).body.subscriptionEndsAt as string);
+    await choose(b, 'paid');
+    expect((await status(b)).body.status).toBe('paid');
+    await waitFor(() => eventsOf(member.id, 'payment.subscription.activated').length === 2, 'the second payment applied');
+    const mine = (await send(h.url, '/api/payment/subscription', { token: member.token })).body;
+    expect(mine.status).toBe('active');
+    const secondEnd = new Date(mine.subscriptionEndsAt as string);
+    // A whole month after the first period, not a few minutes.
+    expect(secondEnd.getTime() - firstEnd.getTime()).toBeGreaterThan(27 * DAY);
+    expect(await liveSubscriptions(member.id)).toBe(1);
+    // Replayed: nothing moves again.
+    await status(b);
+    await status(a);
+    expect((await send(h.url, '/api/payment/subscription', { token: member.token })).body.subscriptionEndsAt).toBe(mine.subscriptionEndsAt);
+  });
+});

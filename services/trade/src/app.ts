@@ -1,6 +1,8 @@
 import { inventoryQueries } from '@ruilplein/contracts';
 import {
+  now as platformNow,
   createApp,
+  joinHandlers,
   ensureStream,
   requestQuery,
   startOutboxRelay,
@@ -17,9 +19,9 @@ import { COLLECTIONS, tradeCollections, type TradeContext } from './context.ts';
 import { consumeListings } from './listings/consumer.ts';
 import { consumeMembers } from './members/consumer.ts';
 import { consumeModeration } from './moderation/consumer.ts';
-import { offerHttp } from './offers/routes.ts';
+import { offerHandlers } from './offers/routes.ts';
 import { consumeOutcomes } from './outcomes/consumer.ts';
-import { reviewHttp } from './reviews/routes.ts';
+import { reviewHandlers } from './reviews/routes.ts';
 
 /** Variables of the trade service beyond the kit's own (REDIS_URL is read by `kit.redis()`). */
 export const tradeConfig = z.object({});
@@ -46,9 +48,9 @@ export async function createTradeService(deps: TradeDeps): Promise<ServiceParts>
     inventory: deps.inventory ?? ((userId, viewerId) => requestQuery(bus, inventoryQueries.get, { userId, ...(viewerId && { viewerId }) })),
     relay,
     logger,
-    clock: deps.clock ?? (() => new Date()),
+    clock: deps.clock ?? platformNow,
   };
-  const members = await consumeMembers(bus, db, ctx, logger);
+  const members = await consumeMembers(bus, ctx, logger);
   const outcomes = await consumeOutcomes(bus, db, ctx, logger);
   const listings = await consumeListings(bus, db, ctx, logger);
   const moderation = await consumeModeration(bus, db, ctx, logger);
@@ -58,11 +60,7 @@ export async function createTradeService(deps: TradeDeps): Promise<ServiceParts>
     verifyToken: deps.verifyToken,
     redis: deps.redis,
     readiness: storeReadiness(deps),
-    routes: (api) => {
-      // `my` and `count` before `/api/tradeoffer/:id`, which would take them for a number (a 400).
-      offerHttp(api, ctx);
-      reviewHttp(api, ctx);
-    },
+    handlers: joinHandlers(offerHandlers(ctx), reviewHandlers(ctx)),
   });
   return { app, workers: [members, outcomes, listings, moderation, relay] };
 }

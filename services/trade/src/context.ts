@@ -1,21 +1,25 @@
 import type { InventoryItem } from '@ruilplein/contracts';
-import type { Connection, Logger, OutboxEntry, OutboxRelay } from '@ruilplein/service-kit';
+import { collection, memberProjection, type Connection, type Logger, type MemberProjection, type OutboxRelay } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
-import type { MemberDoc } from './members/model.ts';
+import { MEMBER_FIELDS, type MemberField } from './members/model.ts';
 import type { OfferDoc } from './offers/model.ts';
-import type { PartyDoc } from './offers/parties.ts';
+import type { PartyDoc } from './offers/party-model.ts';
 import type { ReviewDoc } from './reviews/model.ts';
-
-/** The outbox fields the relay reads (service-kit outbox.ts), on every document that announces. */
-export interface WithOutbox {
-  outbox?: Record<string, OutboxEntry>;
-  outboxPending?: true;
-}
 
 /** The counter the offer numbers come from (one document, `$inc`). */
 export interface CounterDoc {
   _id: string;
   seq: number;
+}
+
+/**
+ * A listing a trade took (`_id`: the listing id), claimed by the offer's completing confirmation
+ * just before it completes: a listing goes in one trade only, whatever the listing service knows yet.
+ */
+export interface TradedDoc {
+  _id: string;
+  offerId: number;
+  at: Date;
 }
 
 /**
@@ -27,8 +31,9 @@ export interface TradeContext {
   offers: mongo.Collection<OfferDoc>;
   parties: mongo.Collection<PartyDoc>;
   reviews: mongo.Collection<ReviewDoc>;
-  members: mongo.Collection<MemberDoc>;
+  members: MemberProjection<MemberField>;
   counters: mongo.Collection<CounterDoc>;
+  traded: mongo.Collection<TradedDoc>;
   /** A member's tradeable items, from the listing service (`rpc.listing.inventory.get`); with a viewer, those the viewer may see. */
   inventory(userId: string, viewerId?: string): Promise<InventoryItem[]>;
   relay: Pick<OutboxRelay, 'kick'>;
@@ -37,34 +42,16 @@ export interface TradeContext {
   clock(): Date;
 }
 
-export const COLLECTIONS = { offers: 'offers', parties: 'trade_parties', reviews: 'reviews', members: 'members', counters: 'counters' } as const;
+export const COLLECTIONS = { offers: 'offers', parties: 'trade_parties', reviews: 'reviews', members: 'members', counters: 'counters', traded: 'traded_listings' } as const;
 
 /** The collections of one database, typed. */
 export function tradeCollections(db: Connection) {
   return {
-    offers: db.collection<OfferDoc>(COLLECTIONS.offers) as unknown as mongo.Collection<OfferDoc>,
-    parties: db.collection<PartyDoc>(COLLECTIONS.parties) as unknown as mongo.Collection<PartyDoc>,
-    reviews: db.collection<ReviewDoc>(COLLECTIONS.reviews) as unknown as mongo.Collection<ReviewDoc>,
-    members: db.collection<MemberDoc>(COLLECTIONS.members) as unknown as mongo.Collection<MemberDoc>,
-    counters: db.collection<CounterDoc>(COLLECTIONS.counters) as unknown as mongo.Collection<CounterDoc>,
+    offers: collection<OfferDoc>(db, COLLECTIONS.offers),
+    parties: collection<PartyDoc>(db, COLLECTIONS.parties),
+    reviews: collection<ReviewDoc>(db, COLLECTIONS.reviews),
+    members: memberProjection(db, { fields: MEMBER_FIELDS, collection: COLLECTIONS.members }),
+    counters: collection<CounterDoc>(db, COLLECTIONS.counters),
+    traded: collection<TradedDoc>(db, COLLECTIONS.traded),
   };
-}
-
-/** Ids per `$in` (the local store's `_id` lookup takes up to 500 at once). */
-export const IDS_PER_READ = 500;
-
-/** Documents with these ids (and `filter`), in chunks the store reads by its `_id` index. */
-export async function byIds<T extends { _id: string | number }>(collection: mongo.Collection<T>, ids: readonly T['_id'][], filter: mongo.Filter<T> = {}): Promise<T[]> {
-  const docs: T[] = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_READ) {
-    const chunk = ids.slice(i, i + IDS_PER_READ);
-    docs.push(...((await collection.find({ _id: { $in: chunk }, ...filter } as mongo.Filter<T>).toArray()) as T[]));
-  }
-  return docs;
-}
-
-/** Members by id (names and pictures for an answer), one read. */
-export async function membersByIds(ctx: Pick<TradeContext, 'members'>, ids: Iterable<string>): Promise<Map<string, MemberDoc>> {
-  const unique = [...new Set(ids)];
-  return new Map((await byIds(ctx.members, unique)).map((m) => [m._id, m]));
 }

@@ -1,146 +1,81 @@
-// The trade service over real HTTP on the run's stores, with members made the way production makes
-// them (auth's events) and a stand-in for the listing service's inventory query
+// The trade service over real HTTP on the run's stores (the kit's harness), with members made the
+// way production makes them (auth's events) and a stand-in for the listing service's inventory query
 // (`rpc.listing.inventory.get` over NATS request/reply, as the listing service answers it).
-import { randomUUID } from 'node:crypto';
-import {
-  DEFAULT_CRATE,
-  eventRegistry,
-  inventoryQueries,
-  type CreateOfferRequest,
-  type EventEnvelope,
-  type InventoryItem,
-  type Role,
-  type UserEvent,
-} from '@ruilplein/contracts';
-import { testStores } from '@ruilplein/local/testing';
-import { connectBus, connectMongo, createEvent, ensureStream, notFound, publishEvent, serveQuery, type Bus, type Connection, type ServiceParts, type Worker } from '@ruilplein/service-kit';
-import { body, createTestIssuer, listen, silentLogger, type TestIssuer } from '@ruilplein/service-kit/testing';
+import { DEFAULT_CRATE, inventoryQueries, type eventRegistry, type CreateOfferRequest, type InventoryItem, type Role, type UserEvent } from '@ruilplein/contracts';
+import { notFound, serveQuery, type ServiceParts } from '@ruilplein/service-kit';
+import { send, silentLogger, startServiceForTest, type Json, type ServiceTest, type TestMember as AnnouncedMember } from '@ruilplein/service-kit/testing';
 import { Types } from 'mongoose';
 import type { z } from 'zod';
-import { createClient, type RedisClientType } from 'redis';
 import { expect } from 'vitest';
 import { createTradeService, type TradeDeps } from '../src/app.ts';
 
+export { send, waitFor, type Json } from '@ruilplein/service-kit/testing';
+
 export const logger = silentLogger();
 
-/** An answer's body: tests check its shape themselves. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
-
-export interface TestMember {
-  id: string;
-  token: string;
+export interface TestMember extends Omit<AnnouncedMember, 'state'> {
   firstName: string;
   lastName: string;
-  /** Announces a new state of this member (the next version), as auth would. */
-  update(fields: Partial<Omit<UserEvent, 'id' | 'version'>>): Promise<void>;
-  /** Announces the deletion of the account. */
-  remove(): Promise<void>;
   /** Places a listing in this member's inventory (the stand-in listing service); answers its id. */
   listing(title?: string): string;
   /** Takes a listing out of the inventory again (traded, deleted). */
   unlist(listingId: string): void;
 }
 
-export interface TradeHarness {
-  url: string;
-  db: Connection;
-  /** As the trade service's own NATS user. */
-  bus: Bus;
-  /** The privileged NATS user: publishes auth's and listing's events, reads the trade stream. */
-  adminBus: Bus;
-  redis: RedisClientType;
-  issuer: TestIssuer;
-  service: ServiceParts;
-  /** Every `trade.>` event published since the harness started. */
-  events: EventEnvelope[];
+export interface TradeHarness extends Omit<ServiceTest<ServiceParts>, 'member'> {
   /** The service's clock: undefined is the real time. */
   now: Date | undefined;
   /** Inventory questions the stand-in answered. */
   inventoryCalls: number;
   member(fields?: Partial<Omit<UserEvent, 'id' | 'version'>>, options?: { tokenRoles?: Role[] }): Promise<TestMember>;
-  close(): Promise<void>;
 }
 
 /**
- * Purges the auth, listing and trade streams first (the run's other files publish there too),
+ * Empties the auth, listing and trade streams first (the run's other files publish there too),
  * then starts the service. The inventory stand-in answers on the listing service's subject, in its
  * queue group: no listing service runs meanwhile (the integration files run one after another).
  */
 export async function startTrade(extra: Partial<TradeDeps> = {}): Promise<TradeHarness> {
-  const { mongoUrl, natsUrl, natsServiceUrls, redisUrl } = testStores();
-  const redis: RedisClientType = createClient({ url: redisUrl });
-  const [db, bus, adminBus, issuer] = await Promise.all([
-    connectMongo(mongoUrl, `trade-${randomUUID().slice(0, 8)}`),
-    connectBus(natsServiceUrls?.trade ?? natsUrl, 'trade-test'),
-    connectBus(natsUrl, 'trade-test-admin'),
-    createTestIssuer(),
-    redis.connect(),
-  ]);
-  for (const stream of ['auth', 'listing', 'trade']) {
-    await ensureStream(adminBus, stream);
-    await adminBus.jsm.streams.purge(stream);
-  }
-  const events: EventEnvelope[] = [];
-  const consumer = await adminBus.js.consumers.get('trade', { filterSubjects: ['trade.>'] });
-  const messages = await consumer.consume();
-  const reading = (async () => {
-    for await (const msg of messages) events.push(msg.json<EventEnvelope>());
-  })();
+  // Read at each call of the clock: the service may ask for the time while it starts.
+  const self: { harness?: TradeHarness } = {};
+  const h = await startServiceForTest({
+    service: 'trade',
+    streams: ['auth', 'listing'],
+    memberDefaults: (id) => ({ profilePicture: `/uploads/avatars/${id}.webp` }),
+    create: (deps) => createTradeService({ ...deps, logger, clock: () => self.harness?.now ?? new Date(), ...extra }),
+  });
 
   const inventories = new Map<string, InventoryItem[]>();
-  const responder: Worker = serveQuery(
-    adminBus,
+  const responder = serveQuery(
+    h.adminBus,
     'listing',
     inventoryQueries.get,
     async ({ userId }) => {
-      harness.inventoryCalls++;
+      self.harness!.inventoryCalls++;
       const items = inventories.get(userId);
       if (!items) throw notFound('Gebruiker niet gevonden');
       return [...items, { listingID: DEFAULT_CRATE.listingID, userID: userId, title: DEFAULT_CRATE.title, description: 'Het krat bier.', imageUrl: DEFAULT_CRATE.imageUrl, thumbnailUrl: DEFAULT_CRATE.imageUrl, isDefault: true }];
     },
     logger,
   );
+  h.onClose(() => responder.stop());
 
-  const service = await createTradeService({ db, bus, redis, logger, verifyToken: issuer.verifyToken, clock: () => harness.now ?? new Date(), ...extra });
-  const server = await listen(service.app);
-  const members = db.collection<{ _id: string; version: number }>('members');
-  const projected = (id: string, version: number) => waitFor(async () => (await members.findOne({ _id: id }))?.version === version, `member ${id} at version ${version}`);
-
-  const harness: TradeHarness = {
-    url: server.url,
-    db,
-    bus,
-    adminBus,
-    redis,
-    issuer,
-    service,
-    events,
-    now: undefined,
-    inventoryCalls: 0,
-    async member(fields = {}, options = {}) {
-      const id = new Types.ObjectId().toHexString();
-      let state: UserEvent = { id, version: 1, firstName: 'Lid', lastName: id.slice(-4), profilePicture: `/uploads/avatars/${id}.webp`, roles: ['Gebruiker'], activated: true, ...fields };
-      await publishEvent(adminBus, createEvent(eventRegistry, 'auth.user.registered', state));
-      await projected(id, 1);
+  const announce = h.member;
+  const state: Pick<TradeHarness, 'now' | 'inventoryCalls'> = { now: undefined, inventoryCalls: 0 };
+  const harness: TradeHarness = (self.harness = Object.assign(h, state, {
+    async member(fields: Partial<Omit<UserEvent, 'id' | 'version'>> = {}, options: { tokenRoles?: Role[] } = {}): Promise<TestMember> {
+      const member = await announce(fields, options);
+      const { id } = member;
       inventories.set(id, []);
       return {
         id,
-        token: await issuer.sign({ sub: id, roles: options.tokenRoles ?? state.roles }),
-        firstName: state.firstName,
-        lastName: state.lastName,
-        async update(change) {
-          const next = { ...state, ...change, version: state.version + 1 };
-          for (const [key, value] of Object.entries(change)) if (value === undefined) delete (next as Record<string, unknown>)[key];
-          state = next as UserEvent;
-          await publishEvent(adminBus, createEvent(eventRegistry, 'auth.user.updated', state));
-          await projected(id, state.version);
-        },
+        token: member.token,
+        firstName: member.state.firstName,
+        lastName: member.state.lastName,
+        update: member.update,
         async remove() {
-          state = { ...state, version: state.version + 1 };
           inventories.delete(id);
-          await publishEvent(adminBus, createEvent(eventRegistry, 'auth.user.deleted', { id, version: state.version }));
-          await projected(id, state.version);
+          await member.remove();
         },
         listing(title = 'Stadsfiets') {
           const listingID = new Types.ObjectId().toHexString();
@@ -153,41 +88,8 @@ export async function startTrade(extra: Partial<TradeDeps> = {}): Promise<TradeH
         },
       };
     },
-    async close() {
-      await server.close();
-      for (const worker of service.workers ?? []) await worker.stop();
-      await responder.stop();
-      await messages.close();
-      await reading;
-      await db.dropDatabase();
-      await Promise.all([db.close(), bus.nc.drain(), adminBus.nc.drain(), issuer.close(), redis.quit()]);
-    },
-  };
+  }));
   return harness;
-}
-
-/** Waits (also outside a test: hooks) until `check` holds. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-export const call = (url: string, path: string, init: Omit<RequestInit, 'body'> & { token?: string; json?: unknown } = {}) => {
-  const { token, json, ...rest } = init;
-  return fetch(`${url}${path}`, {
-    ...rest,
-    ...(json !== undefined && { body: JSON.stringify(json) }),
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(json !== undefined && { 'content-type': 'application/json' }), ...rest.headers },
-  });
-};
-
-/** Status and body of a call. */
-export async function send(url: string, path: string, init: Parameters<typeof call>[2] = {}): Promise<{ status: number; body: Json }> {
-  const res = await call(url, path, init);
-  return { status: res.status, body: await body(res) };
 }
 
 /** The seed's payload for an offer on `listingId` of `receiver`, with these items. */
@@ -224,8 +126,4 @@ export async function completedOffer(h: TradeHarness, sender: TestMember, receiv
 export const eventsOf = (h: TradeHarness, offerId: number) => h.events.filter((e) => (e.payload as { id?: unknown }).id === offerId && e.type.startsWith('trade.offer.'));
 
 /** Publishes an event of another service (auth, listing) or a copy of one of trade's, as the privileged user. */
-export async function publish<S extends keyof typeof eventRegistry & string>(h: TradeHarness, type: S, payload: z.input<(typeof eventRegistry)[S]>) {
-  const event = createEvent(eventRegistry, type, payload);
-  await publishEvent(h.adminBus, event);
-  return event;
-}
+export const publish = <S extends keyof typeof eventRegistry & string>(h: TradeHarness, type: S, payload: z.input<(typeof eventRegistry)[S]>) => h.publish(type, payload);

@@ -1,8 +1,11 @@
-// A ban or an automatic block from the moderation service cancels the member's open offers.
-import { eventRegistry } from '@ruilplein/contracts';
-import { createEvent, ensureStream, publishEvent } from '@ruilplein/service-kit';
+// A suspension from the moderation service (a ban or the automatic one, under the event names of
+// today and of before the rename) cancels the member's open offers; its end is recorded, and an
+// event no newer than what trade knows (a redelivery, a replay, a late old-name copy) changes nothing.
+import type { EventEnvelope } from '@ruilplein/contracts';
+import { ensureStream, publishEvent, SUSPENSION_STATES } from '@ruilplein/service-kit';
+import { handledBy, suspensionEvents } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completedOffer, makeOffer, respond, send, startTrade, waitFor, type TradeHarness } from './helpers.ts';
+import { completedOffer, makeOffer, respond, send, startTrade, waitFor, type TestMember, type TradeHarness } from './helpers.ts';
 
 let h: TradeHarness;
 
@@ -12,22 +15,62 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const block = (type: 'moderation.user.banned' | 'moderation.user.blocked', userId: string) =>
-  createEvent(eventRegistry, type, { userId, version: 1, reason: type === 'moderation.user.banned' ? 'ban' : 'warnings', unblockDate: null, at: new Date().toISOString() });
+const { suspensions, ends } = suspensionEvents(() => new Date().toISOString());
+
+const statusOf = async (viewer: TestMember, id: number) => (await send(h.url, `/api/tradeoffer/${id}`, { token: viewer.token })).body.status;
+const stateOf = (userId: string) => h.db.collection<{ _id: string }>(SUSPENSION_STATES).findOne({ _id: userId });
+/** Publishes and waits until the consumer handled the event (its claim is done), whatever it did. */
+const handled = (event: EventEnvelope) => handledBy(h, 'trade-moderation', event);
 
 describe('moderation events in trade', () => {
-  it.each(['moderation.user.banned', 'moderation.user.blocked'] as const)('%s: Pending and Accepted offers of the member are cancelled, Completed ones stay', async (type) => {
+  it.each(Object.keys(suspensions) as (keyof typeof suspensions)[])('%s: Pending and Accepted offers of the member are cancelled, Completed ones stay', async (kind) => {
     const [bad, other, third] = [await h.member(), await h.member(), await h.member()];
     const pending = await makeOffer(h, bad, other);
     const accepted = await makeOffer(h, other, bad);
     expect((await respond(h, bad, accepted.id, 'Accepted')).status).toBe(200);
     const completed = await completedOffer(h, bad, other);
     const unrelated = await makeOffer(h, other, third);
-    await publishEvent(h.adminBus, block(type, bad.id));
-    const statusOf = async (id: number) => (await send(h.url, `/api/tradeoffer/${id}`, { token: other.token })).body.status;
-    await waitFor(async () => (await statusOf(pending.id)) === 'Cancelled' && (await statusOf(accepted.id)) === 'Cancelled', 'open offers cancelled');
-    expect(await statusOf(completed.id)).toBe('Completed');
-    expect(await statusOf(unrelated.id)).toBe('Pending');
+    await publishEvent(h.adminBus, suspensions[kind](bad.id, 1));
+    await waitFor(async () => (await statusOf(other, pending.id)) === 'Cancelled' && (await statusOf(other, accepted.id)) === 'Cancelled', 'open offers cancelled');
+    expect(await statusOf(other, completed.id)).toBe('Completed');
+    expect(await statusOf(other, unrelated.id)).toBe('Pending');
     await waitFor(() => h.events.some((e) => e.type === 'trade.offer.cancelled' && (e.payload as { id: number }).id === pending.id), 'the cancellation announced');
+    expect(await stateOf(bad.id)).toMatchObject({ version: 1, suspended: true });
+  });
+
+  it.each(Object.keys(ends) as (keyof typeof ends)[])('%s is recorded; a suspension no newer than it, repeated or late, cancels nothing made since', async (kind) => {
+    const [bad, other] = [await h.member(), await h.member()];
+    const before = await makeOffer(h, bad, other);
+    const suspension = suspensions['moderation.user.suspended (ban)'](bad.id, 1);
+    await handled(suspension);
+    expect(await statusOf(other, before.id)).toBe('Cancelled');
+    await handled(ends[kind](bad.id, 2));
+    expect(await stateOf(bad.id)).toEqual({ _id: bad.id, version: 2, suspended: false });
+    // What the suspension cancelled stays cancelled; the member trades again.
+    expect(await statusOf(other, before.id)).toBe('Cancelled');
+    const after = await makeOffer(h, bad, other);
+    // The same suspension delivered again (a copy with its own id, as a replay or an old-name copy
+    // has), and older states behind the end: nothing is applied twice or out of order.
+    await handled({ ...suspension, id: crypto.randomUUID() });
+    await handled(suspensions['moderation.user.blocked (before the rename)'](bad.id, 1));
+    await handled(suspensions['moderation.user.suspended (warnings)'](bad.id, 2));
+    expect(await statusOf(other, after.id)).toBe('Pending');
+    expect(await stateOf(bad.id)).toEqual({ _id: bad.id, version: 2, suspended: false });
+    // A newer suspension still applies.
+    await handled(suspensions['moderation.user.suspended (warnings)'](bad.id, 3));
+    expect(await statusOf(other, after.id)).toBe('Cancelled');
+  });
+
+  it('a suspension repeated with the same version before any end cancels what is open once', async () => {
+    const [bad, other] = [await h.member(), await h.member()];
+    const open = await makeOffer(h, bad, other);
+    const suspension = suspensions['moderation.user.suspended (ban)'](bad.id, 1);
+    await handled(suspension);
+    expect(await statusOf(other, open.id)).toBe('Cancelled');
+    const cancellations = () => h.events.filter((e) => e.type === 'trade.offer.cancelled' && (e.payload as { id: number }).id === open.id).length;
+    await waitFor(() => cancellations() === 1, 'the cancellation announced');
+    await handled({ ...suspension, id: crypto.randomUUID() });
+    await handled(suspensions['moderation.user.banned (before the rename)'](bad.id, 1));
+    expect(cancellations()).toBe(1);
   });
 });

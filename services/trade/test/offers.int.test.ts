@@ -74,14 +74,15 @@ describe('POST /api/tradeoffer/create', () => {
     const second = await create(b, { ...offerPayload(b, a, a.listing()), message: '   ' });
     expect(second.body.message).toBe('Zullen we ruilen? 😄');
     expect(second.body.id).toBe(first.body.id + 1);
-    // No item is needed (spec 2 §5: no check that an offer has one).
-    const bare = await create(a, { receiverID: b.id, listingOfferedOnID: b.listing(), message: null, items: [] });
+    // No item is needed (spec 2 §5: no check that an offer has one): the listing it is made on is
+    // always requested, added when left out (probe finding 2).
+    const wanted = b.listing();
+    const bare = await create(a, { receiverID: b.id, listingOfferedOnID: wanted, message: null, items: [] });
     expect(bare.status).toBe(201);
-    expect(bare.body.items).toEqual([]);
-    // Read back from the store too (the empty list does not survive the upsert as a field).
+    expect(bare.body.items.map((i: { listingID: string }) => i.listingID)).toEqual([wanted]);
     const read = await send(h.url, `/api/tradeoffer/${bare.body.id}`, { token: b.token });
     expect(read.status).toBe(200);
-    expect(read.body.items).toEqual([]);
+    expect(read.body.requestedListings.map((i: { listingID: string }) => i.listingID)).toEqual([wanted]);
   });
 
   it('refuses what the rules forbid, with a Dutch message, changing nothing', async () => {

@@ -3,6 +3,7 @@
 // completion changes (the parties' totals, the other pending offers on its listings), and the
 // events the service consumes (a deleted listing, a deleted member), each handled once.
 import { OFFER_MESSAGES, type OfferStatus } from '@ruilplein/contracts';
+import { offerEvent } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completedOffer, confirm, eventsOf, makeOffer, publish, respond, send, startTrade, waitFor, type TestMember, type TradeHarness } from './helpers.ts';
 
@@ -263,19 +264,7 @@ describe('what a completed trade changes', () => {
     const [s, r] = [await h.member(), await h.member()];
     // Both have a party document (an offer between them), as every completed trade's parties do.
     await makeOffer(h, s, r);
-    await publish(h, 'trade.offer.completed', {
-      id: 987_654,
-      version: 4,
-      senderId: s.id,
-      receiverId: r.id,
-      listingId: 'c'.repeat(24),
-      listingIds: [],
-      status: 'Completed',
-      senderConfirmed: true,
-      receiverConfirmed: true,
-      createdAt: new Date().toISOString(),
-      at: new Date().toISOString(),
-    });
+    await publish(h, 'trade.offer.completed', offerEvent({ id: 987_654, version: 4, senderId: s.id, receiverId: r.id, listingId: 'c'.repeat(24), status: 'Completed', senderConfirmed: true, receiverConfirmed: true }));
     await waitFor(async () => (await party(s.id))?.totalTrades === 1 && (await party(r.id))?.totalTrades === 1, 'counted from the event');
   });
 });
@@ -328,5 +317,69 @@ describe('events the service consumes', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await read(r, offer.id)).sender.firstName).toBe('Nieuw');
     expect((await send(h.url, '/api/tradeoffer/count', { token: s.token })).body.limit).toBe(2);
+  });
+});
+
+// Probe finding 2: an offer whose listing was not among its items completed while that listing
+// stayed active; it was traded again, and each extra trade unlocked another review.
+describe('the listing an offer is made on is always traded', () => {
+  it('adds it to the requested items when the payload leaves it out; its completion announces it traded', async () => {
+    const [s, r] = [await h.member(), await h.member()];
+    const lamp = r.listing('Lamp');
+    const bike = s.listing('Fiets');
+    const offer = await makeOffer(h, s, r, lamp, [{ listingID: bike, userID: s.id }]);
+    expect(offer.requestedListings.map((i: { listingID: string }) => i.listingID)).toEqual([lamp]);
+    expect(offer.offeredListings.map((i: { listingID: string }) => i.listingID)).toEqual([bike]);
+    expect((await respond(h, r, offer.id, 'Accepted')).status).toBe(200);
+    expect((await confirm(h, s, offer.id)).status).toBe(200);
+    expect((await confirm(h, r, offer.id)).body.status).toBe('Completed');
+    await typesOf(offer.id, 4);
+    expect(eventsOf(h, offer.id).at(-1)!.payload).toMatchObject({ status: 'Completed', listingIds: expect.arrayContaining([lamp, bike]) });
+  });
+
+  it('refuses a new offer on or with a traded listing, and to accept or complete another offer holding it; one review each', async () => {
+    const [s, r, x] = [await h.member(), await h.member(), await h.member({ roles: ['Premium'] })];
+    const lamp = r.listing('Lamp');
+    const chair = r.listing('Stoel');
+    const pending = await makeOffer(h, x, r, chair, [{ listingID: chair, userID: r.id }, { listingID: lamp, userID: r.id }]);
+    const accepted = await makeOffer(h, x, r, lamp, [{ listingID: 'krat-bier', userID: x.id }]);
+    expect((await respond(h, r, accepted.id, 'Accepted')).status).toBe(200);
+    const trade = await completedOffer(h, s, r, lamp, [{ listingID: s.listing('Fiets'), userID: s.id }]);
+
+    // The listing service has not caught up yet: its inventory still holds the lamp.
+    const on = await send(h.url, '/api/tradeoffer/create', { method: 'POST', token: x.token, json: { receiverID: r.id, listingOfferedOnID: lamp, items: [] } });
+    expect(on.status).toBe(400);
+    expect(on.body.message).toBe(OFFER_MESSAGES.receiverNotOwner);
+    const withIt = await send(h.url, '/api/tradeoffer/create', { method: 'POST', token: x.token, json: { receiverID: r.id, listingOfferedOnID: chair, items: [{ listingID: lamp, userID: r.id }] } });
+    expect(withIt.status).toBe(400);
+    expect(withIt.body.message).toBe(OFFER_MESSAGES.itemUnavailable);
+
+    // The other offers holding the lamp: the pending one cannot be accepted, the accepted one cannot complete.
+    const accept = await respond(h, r, pending.id, 'Accepted');
+    expect(accept.status).toBe(409);
+    expect((await confirm(h, x, accepted.id)).status).toBe(200);
+    const second = await confirm(h, r, accepted.id);
+    expect(second.status).toBe(409);
+    expect(second.body.message).toBe(OFFER_MESSAGES.itemsGone);
+    expect((await read(r, accepted.id)).status).toBe('Accepted');
+
+    // One completed trade: one review each way, and none between x and r.
+    const review = (who: TestMember, of: TestMember) => send(h.url, '/api/review/add', { method: 'POST', token: who.token, json: { revieweeID: of.id, rating: 4 } });
+    expect((await review(s, r)).body.tradeOfferId).toBe(trade.id);
+    expect((await review(s, r)).status).toBe(409);
+    expect((await review(x, r)).status).toBe(403);
+  });
+
+  it('completes only one of two accepted offers on one listing confirmed at once', async () => {
+    const [a, b, r] = [await h.member({ roles: ['Premium'] }), await h.member({ roles: ['Premium'] }), await h.member()];
+    const lamp = r.listing('Lamp');
+    const offers = [await makeOffer(h, a, r, lamp), await makeOffer(h, b, r, lamp)];
+    for (const o of offers) expect((await respond(h, r, o.id, 'Accepted')).status).toBe(200);
+    expect((await confirm(h, a, offers[0].id)).status).toBe(200);
+    expect((await confirm(h, b, offers[1].id)).status).toBe(200);
+    const answers = await Promise.all(offers.map((o) => confirm(h, r, o.id)));
+    expect(answers.map((x) => x.status).sort()).toEqual([200, 409]);
+    const states = await Promise.all(offers.map(async (o) => (await offerDoc(o.id))?.status));
+    expect(states.sort()).toEqual(['Accepted', 'Completed']);
   });
 });

@@ -1,5 +1,5 @@
 import { Route } from 'react-router-dom';
-import { Blocked } from './Blocked.tsx';
+import { Suspended } from './Suspended.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
 import { Login } from './Login.tsx';
 import { Register } from './Register.tsx';
@@ -13,7 +13,7 @@ export const accountScreenRoutes = (
     <Route path="/register" element={<Register />} />
     <Route path="/reset-password" element={<ResetPassword />} />
     <Route path="/change-password" element={<ChangePassword />} />
-    <Route path="/geblokkeerd" element={<Blocked />} />
+    <Route path="/geblokkeerd" element={<Suspended />} />
   </>
 );
 

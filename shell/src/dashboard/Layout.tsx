@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Crown, LayoutDashboard, Menu, PanelLeftClose, User } from 'lucide-react';
-import { endedByBlock, Page, useApi, useSession } from '@ruilplein/ui';
+import { endedBySuspension, Page, useApi, useSession } from '@ruilplein/ui';
 import { canSee, type IconNode } from '@ruilplein/ui/area';
 import { userApi } from '@ruilplein/contracts/browser';
-import type { BlockedState } from '../account/Blocked.tsx';
+import type { SuspendedState } from '../account/Suspended.tsx';
 import { useAreas } from '../areas.ts';
 import { PremiumBadge } from '../membership/index.ts';
 import { shellMenu } from '../pages.ts';
@@ -52,17 +52,17 @@ function useMenu(): Entry[] {
 
 /**
  * Checks the account status on entry (spec 1 §4, "Blocked"), and again when the tab comes back
- * into view; a failed check is only logged. Any call refused by a block also leads to /geblokkeerd
- * (BlockedWatch in App.tsx).
+ * into view; a failed check is only logged. Any call refused by a suspension also leads to /geblokkeerd
+ * (SuspendedWatch in App.tsx).
  */
-function useBlockedRedirect(signedIn: boolean) {
+function useSuspendedRedirect(signedIn: boolean) {
   // useNavigate's function changes with every page; the check runs once on entering the dashboard.
   const navigate = useRef(useNavigate());
   const status = useApi(userApi.status, {}, { enabled: signedIn, staleTime: 0, refetchOnWindowFocus: true });
   useEffect(() => {
     if (status.isError) console.warn('Accountstatus controleren mislukt', status.error);
     if (!status.data?.blocked) return;
-    const state: BlockedState = { reason: status.data.reason ?? 'warnings', unblockDate: status.data.unblockDate };
+    const state: SuspendedState = { reason: status.data.reason ?? 'warnings', unblockDate: status.data.unblockDate };
     void navigate.current('/geblokkeerd', { replace: true, state });
   }, [status.data, status.isError, status.error]);
 }
@@ -74,7 +74,7 @@ export function DashboardLayout() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useState(narrow);
-  useBlockedRedirect(isAuthenticated);
+  useSuspendedRedirect(isAuthenticated);
 
   // On a small screen the open menu covers the page: a chosen entry closes it.
   useEffect(() => {
@@ -82,10 +82,10 @@ export function DashboardLayout() {
   }, [pathname]);
 
   if (!isAuthenticated) {
-    // A block that just ended the session: why, rather than the login form.
-    const block = endedByBlock();
-    const state: BlockedState | undefined = block ? { reason: block.reason, unblockDate: block.unblockDate } : undefined;
-    return <Navigate to={block ? '/geblokkeerd' : '/login'} state={state} replace />;
+    // A suspension that just ended the session: why, rather than the login form.
+    const suspension = endedBySuspension();
+    const state: SuspendedState | undefined = suspension ? { reason: suspension.reason, unblockDate: suspension.unblockDate } : undefined;
+    return <Navigate to={suspension ? '/geblokkeerd' : '/login'} state={state} replace />;
   }
 
   const signOff = async () => {

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { userApi, type User as OwnUser } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, buttonClass, EmptyState, ErrorMessage, Loaded, Page, request, Spinner, useApi, useSession } from '@ruilplein/ui';
+import { ApiError, apiQuery, buttonClass, ErrorMessage, Loaded, Page, ReceivedReviews, request, Spinner, useApi, useSession } from '@ruilplein/ui';
 import { lookUpPlace, PlaceSearch, type CityValue } from '../account/PlaceSearch.tsx';
 import { requestPasswordReset } from '../account/ResetPassword.tsx';
 import { pictureAccept, pictureError, profileErrors, type FieldErrors, type ProfileFields } from '../account/validation.ts';
@@ -250,8 +250,7 @@ export function Profile() {
       </section>
       <section aria-labelledby="profile-reviews-title">
         <h2 id="profile-reviews-title">Ontvangen beoordelingen</h2>
-        {/* Reviews come with the trade service; until then nobody has any. */}
-        <EmptyState>Je hebt nog geen beoordelingen ontvangen.</EmptyState>
+        <ReceivedReviews userId={record.id} empty="Je hebt nog geen beoordelingen ontvangen." />
       </section>
     </Page>
   );

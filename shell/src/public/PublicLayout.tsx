@@ -9,7 +9,7 @@ import * as styles from './PublicLayout.module.css';
 
 /**
  * Header and footer of the public pages (spec 1 §2, "Navigation bar" and "Footer"). Only the public
- * routes render inside it, so the sign-in, blocked, dashboard and admin screens never show them.
+ * routes render inside it, so the sign-in, suspension (/geblokkeerd), dashboard and admin screens never show them.
  */
 export function PublicLayout() {
   return (

@@ -10,7 +10,7 @@ import { RoleSchema } from './tokens.ts';
  */
 const version = z.number().int().positive();
 
-/** What auth's events say about a member: no email, no password, no block history. */
+/** What auth's events say about a member: no email, no password, no suspension history. */
 export const UserEventSchema = z.object({
   id: z.string(),
   version,

@@ -8,10 +8,10 @@ export const authRefs = defineRefs({
   resendActivation: { service: 'auth', method: 'post', path: '/api/auth/resend-activation', access: 'public' },
   // The answer is a token and the member's own data: never kept by a cache.
   login: { service: 'auth', method: 'post', path: '/api/auth/login', access: 'public', personal: true },
-  verify: { service: 'auth', method: 'get', path: '/api/auth/verify', access: 'user', whileBlocked: true },
+  verify: { service: 'auth', method: 'get', path: '/api/auth/verify', access: 'user', whileSuspended: true },
   // A browser refreshes about every 15 minutes per tab; more from one client is someone guessing.
   refresh: { service: 'auth', method: 'post', path: '/api/auth/refresh', access: 'public', rateLimit: { per: 'client', points: 60, windowSeconds: 60 }, personal: true },
-  logout: { service: 'auth', method: 'post', path: '/api/auth/logout', access: 'user', whileBlocked: true },
+  logout: { service: 'auth', method: 'post', path: '/api/auth/logout', access: 'user', whileSuspended: true },
   requestPasswordReset: { service: 'auth', method: 'post', path: '/api/auth/request-password-reset', access: 'public' },
   changePassword: { service: 'auth', method: 'post', path: '/api/auth/change-password', access: 'public' },
 });
@@ -20,7 +20,7 @@ export const userRefs = defineRefs({
   my: { service: 'auth', method: 'get', path: '/api/user/my', access: 'user' },
   // Each save may carry a picture the image pipeline decodes: bounded per member.
   update: { service: 'auth', method: 'put', path: '/api/user/update', access: 'user', form: true, rateLimit: { per: 'user', points: 30, windowSeconds: 600 } },
-  status: { service: 'auth', method: 'get', path: '/api/user/status', access: 'user', whileBlocked: true },
+  status: { service: 'auth', method: 'get', path: '/api/user/status', access: 'user', whileSuspended: true },
   public: { service: 'auth', method: 'get', path: '/api/user/public/:id', access: 'public' },
   publicStats: { service: 'auth', method: 'get', path: '/api/user/public/stats/:id', access: 'public' },
 });

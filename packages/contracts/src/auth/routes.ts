@@ -16,12 +16,14 @@ import {
   PROFILE_PICTURE_MAX_BYTES,
   USER_MESSAGES,
 } from './rules.ts';
+import { isCleanLine, TEXT_MESSAGES } from '../text.ts';
+import { SUSPENSION_REASONS } from './suspensions.ts';
 import { RoleSchema } from './tokens.ts';
 
 // Accounts
 
 const name = (required: string) =>
-  z.string({ error: required }).trim().min(1, required).max(NAME_MAX_LENGTH, AUTH_MESSAGES.nameTooLong);
+  z.string({ error: required }).trim().min(1, required).max(NAME_MAX_LENGTH, AUTH_MESSAGES.nameTooLong).refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters);
 
 export const EmailSchema = z
   .string({ error: AUTH_MESSAGES.emailRequired })
@@ -30,6 +32,7 @@ export const EmailSchema = z
   .min(1, { message: AUTH_MESSAGES.emailRequired, abort: true })
   .max(EMAIL_MAX_LENGTH, { message: AUTH_MESSAGES.invalidEmail, abort: true })
   .regex(EMAIL_PATTERN, AUTH_MESSAGES.invalidEmail)
+  .refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters)
   .toLowerCase();
 
 /** Spec 1 §5 registration rules; the server applies them to every new password. */
@@ -45,6 +48,7 @@ export const CitySchema = z
   .string()
   .trim()
   .max(CITY_MAX_LENGTH, AUTH_MESSAGES.cityTooLong)
+  .refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters)
   .nullish()
   .transform((c) => c || undefined);
 
@@ -88,9 +92,6 @@ export const LoginResponseSchema = z.object({ token: z.string(), user: SessionUs
 
 /** A renewed access token; the refresh token itself only ever travels in its cookie. */
 export const RefreshResponseSchema = z.object({ token: z.string() }).meta({ id: 'RefreshResponse' });
-
-/** The 409 answer of a login with the right password to an account that is not activated yet. */
-export const NotActivatedSchema = z.object({ message: z.string(), activationAvailable: z.literal(true) }).meta({ id: 'NotActivated' });
 
 export const ChangePasswordRequestSchema = z
   .object({
@@ -206,7 +207,7 @@ export type UpdateProfileForm = z.input<typeof UpdateProfileFormSchema>;
 export const AccountStatusSchema = z
   .object({
     blocked: z.boolean(),
-    reason: z.enum(['ban', 'warnings']).nullable(),
+    reason: z.enum(SUSPENSION_REASONS).nullable(),
     unblockDate: z.iso.datetime().nullable(),
   })
   .meta({ id: 'AccountStatus' });
@@ -303,7 +304,7 @@ export const AdminUserListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(50),
   /** Words that must each appear in the name, email or city. */
-  q: z.string().trim().max(100, 'Een zoekterm is hoogstens 100 tekens lang.').optional(),
+  q: z.string().trim().max(100, 'Een zoekterm is hoogstens 100 tekens lang.').refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters).optional(),
   /** The filter Alle / Actieve / Inactieve: activated or not. */
   activated: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
 });
@@ -351,7 +352,7 @@ export const PlaceSchema = z
 export type Place = z.infer<typeof PlaceSchema>;
 
 export const PlaceSearchQuerySchema = z.object({
-  q: z.string('Geef een plaatsnaam op.').trim().min(1, 'Geef een plaatsnaam op.').max(100, 'Een plaatsnaam is hoogstens 100 tekens lang.'),
+  q: z.string('Geef een plaatsnaam op.').trim().min(1, 'Geef een plaatsnaam op.').max(100, 'Een plaatsnaam is hoogstens 100 tekens lang.').refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters),
   limit: z.coerce.number().int().min(1).max(25).default(10),
 });
 

@@ -28,6 +28,17 @@ export const CITY_MAX_LENGTH = 100;
 export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 export const PROFILE_PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
+/**
+ * Failed logins of one account from all client addresses together (docs/decisions.md "Login
+ * limits"): `freeFailures` within `windowSeconds` are answered at once; after that every attempt
+ * for the account waits, from `firstDelaySeconds` doubling per failure up to `maxDelaySeconds`,
+ * answered 429 with Retry-After whatever its address. Not slowed: an address the account logged in
+ * from within `knownClientDays` (its own limit of 5 per 15 minutes still holds), and a password
+ * reset, which ends the slow-down.
+ */
+export const LOGIN_SLOWDOWN = { freeFailures: 10, firstDelaySeconds: 30, maxDelaySeconds: 15 * 60, windowSeconds: 24 * 60 * 60, knownClientDays: 30 } as const;
+export type LoginSlowdown = { [K in keyof typeof LOGIN_SLOWDOWN]: number };
+
 export const AUTH_MESSAGES = {
   firstNameRequired: 'Voornaam is verplicht.',
   lastNameRequired: 'Achternaam is verplicht.',
@@ -59,6 +70,8 @@ export const AUTH_MESSAGES = {
   loggedOut: 'Je bent uitgelogd.',
   /** A refresh that cannot renew the session (no, unknown, expired, reused or revoked refresh token). */
   sessionEnded: 'Niet geautoriseerd. Log opnieuw in.',
+  /** Past the free failures of an account (LOGIN_SLOWDOWN), whatever the client address. */
+  loginSlowedDown: (minutes: number) => `Te veel mislukte inlogpogingen voor dit account. Probeer het over ${minutes} ${minutes === 1 ? 'minuut' : 'minuten'} opnieuw, of stel je wachtwoord opnieuw in.`,
 } as const;
 
 export const USER_MESSAGES = {

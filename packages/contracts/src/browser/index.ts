@@ -4,7 +4,9 @@
 // Nothing imported here at run time may import zod; test/browser.unit.test.ts checks it.
 
 export * from '../auth/rules.ts';
-export * from '../auth/blocks.ts';
+export * from '../auth/suspensions.ts';
+export * from '../membership.ts';
+export * from '../text.ts';
 export * from '../listing/rules.ts';
 export * from '../trade/rules.ts';
 export * from '../chat/rules.ts';
@@ -12,7 +14,7 @@ export * from '../moderation/rules.ts';
 export * from '../payment/rules.ts';
 export * from './route-ref.ts';
 export * from './api.ts';
-export { SERVICE_NAMES, type ServiceName } from '../routes.ts';
+export type { ServiceName } from '../routes.ts';
 
 export type { AccountStatus, AdminUser, Place, PublicStats, PublicUser, SessionUser, User, UpdateProfileForm, RegisterRequest } from '../auth/routes.ts';
 export type { Category, InventoryItem, Listing, ListingCard, ListingFormInput, WishlistEntry } from '../listing/routes.ts';

@@ -2,6 +2,7 @@
 // service validates with.
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../routes.ts';
+import { isCleanText, TEXT_MESSAGES } from '../text.ts';
 import { chatRefs } from './refs.ts';
 import { CHAT_MESSAGE_MAX_LENGTH, CHAT_MESSAGES } from './rules.ts';
 
@@ -49,7 +50,12 @@ export const SendChatMessageRequestSchema = z
       .int(CHAT_MESSAGES.invalidOffer)
       .positive(CHAT_MESSAGES.invalidOffer)
       .max(999_999_999_999_999, CHAT_MESSAGES.invalidOffer),
-    content: z.string({ error: CHAT_MESSAGES.empty }).trim().min(1, CHAT_MESSAGES.empty).max(CHAT_MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong),
+    content: z
+      .string({ error: CHAT_MESSAGES.empty })
+      .trim()
+      .min(1, CHAT_MESSAGES.empty)
+      .max(CHAT_MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong)
+      .refine(isCleanText, TEXT_MESSAGES.forbiddenCharacters),
   })
   .meta({ id: 'SendChatMessageRequest' });
 export type SendChatMessageRequest = z.input<typeof SendChatMessageRequestSchema>;

@@ -24,6 +24,26 @@ export const CHAT_MESSAGES = {
   websocketOnly: 'De chat werkt alleen via een websocket.',
 } as const;
 
+/** Characters of a message an event (and a notification) carries at most: chatPreview. */
+export const CHAT_PREVIEW_MAX_LENGTH = 80;
+
+/**
+ * The start of a message for a notification: on one line (runs of white space, line breaks
+ * included, become one space), at most CHAT_PREVIEW_MAX_LENGTH characters with '…' when cut, cut
+ * between whole characters (never half an emoji's surrogate pair).
+ */
+export function chatPreview(content: string): string {
+  const line = content.replace(/\s+/g, ' ').trim();
+  // Counted in UTF-16 units, as the event's schema counts.
+  if (line.length <= CHAT_PREVIEW_MAX_LENGTH) return line;
+  let cut = '';
+  for (const char of line) {
+    if (cut.length + char.length > CHAT_PREVIEW_MAX_LENGTH - 1) break;
+    cut += char;
+  }
+  return `${cut.trimEnd()}…`;
+}
+
 /** Shown for a sender whose account is gone. */
 export const CHAT_FORMER_MEMBER_NAME = 'Voormalig lid';
 

@@ -55,8 +55,12 @@ export type ListingDeletedEvent = z.infer<typeof ListingDeletedEventSchema>;
 export const ActiveListingsEventSchema = z.object({ userId: z.string(), version: z.number().int().positive(), activeListings: z.number().int().min(0) });
 export type ActiveListingsEvent = z.infer<typeof ActiveListingsEventSchema>;
 
-/** A member put a listing on their wishlist (interest, for 'Trending in je buurt'). */
-export const WishlistAddedEventSchema = z.object({ listingId: z.string(), userId: z.string(), at: z.iso.datetime() });
+/**
+ * A member put a listing on their wishlist (interest, for 'Trending in je buurt'). An entry is
+ * added once (one per member and listing): `version` is always 1; events from before the field
+ * existed read as 1.
+ */
+export const WishlistAddedEventSchema = z.object({ listingId: z.string(), userId: z.string(), version: z.number().int().positive().default(1), at: z.iso.datetime() });
 export type WishlistAddedEvent = z.infer<typeof WishlistAddedEventSchema>;
 
 export const listingEvents = defineEvents('listing', {

@@ -3,9 +3,11 @@
 import { z } from 'zod';
 import { MessageSchema } from '../auth/routes.ts';
 import { defineRoute, type RouteDef } from '../routes.ts';
+import { isCleanLine, isCleanText, TEXT_MESSAGES } from '../text.ts';
 import { categoryRefs, listingRefs, wishlistRefs } from './refs.ts';
 import {
   BARTER_MODES,
+  LISTING_CATEGORIES_MIN,
   LISTING_DESCRIPTION_MAX_LENGTH,
   LISTING_MESSAGES,
   LISTING_PHOTOS_MAX,
@@ -57,8 +59,11 @@ const FormBoolean = z.preprocess((v) => {
   return t === 'true' || t === 'on' || t === '1' ? true : t === 'false' || t === 'off' || t === '0' ? false : t;
 }, z.boolean({ error: 'Kies ja of nee.' }));
 
-const text = (max: number, required: string, tooLong: string) =>
-  z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string({ error: required }).trim().min(1, required).max(max, tooLong));
+const text = (max: number, required: string, tooLong: string, clean: (text: string) => boolean) =>
+  z.preprocess(
+    (v) => (Array.isArray(v) ? v[0] : v),
+    z.string({ error: required }).trim().min(1, required).max(max, tooLong).refine(clean, TEXT_MESSAGES.forbiddenCharacters),
+  );
 
 /**
  * The fields of the add and edit forms (multipart). The seed names them differently per call
@@ -69,8 +74,8 @@ export const ListingFormSchema = z
   .preprocess(
     (raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k.toLowerCase(), v])) : raw),
     z.object({
-      title: text(LISTING_TITLE_MAX_LENGTH, LISTING_MESSAGES.titleRequired, LISTING_MESSAGES.titleTooLong),
-      description: text(LISTING_DESCRIPTION_MAX_LENGTH, LISTING_MESSAGES.descriptionRequired, LISTING_MESSAGES.descriptionTooLong),
+      title: text(LISTING_TITLE_MAX_LENGTH, LISTING_MESSAGES.titleRequired, LISTING_MESSAGES.titleTooLong, isCleanLine),
+      description: text(LISTING_DESCRIPTION_MAX_LENGTH, LISTING_MESSAGES.descriptionRequired, LISTING_MESSAGES.descriptionTooLong, isCleanText),
       initialvalue: z
         .preprocess((v) => (Array.isArray(v) ? v[0] : v), z.union([z.string(), z.number()]).optional())
         .transform((v, ctx) => {
@@ -93,7 +98,7 @@ export const ListingFormSchema = z
               .flatMap((item) => String(item).split(','))
               .map((id) => id.trim())
               .filter(Boolean),
-          z.array(z.string().max(60, LISTING_MESSAGES.unknownCategory)).min(1, LISTING_MESSAGES.categoryRequired).max(20, LISTING_MESSAGES.unknownCategory),
+          z.array(z.string().max(60, LISTING_MESSAGES.unknownCategory)).min(LISTING_CATEGORIES_MIN, LISTING_MESSAGES.categoryRequired).max(20, LISTING_MESSAGES.unknownCategory),
         )
         .transform((ids) => [...new Set(ids)]),
     }),
@@ -290,6 +295,7 @@ export const listingRoutes = {
     body: ListingFormSchema,
     response: MessageSchema.extend({ listing: ListingSchema }),
     status: 201,
+    idempotent: true,
   }),
   update: defineRoute({
     ...listingRefs.update,

@@ -10,13 +10,33 @@ export const LISTING_DESCRIPTION_WARN_LENGTH = 1900;
 /** The estimated value in euro: optional, 0 to 1,000,000, in cents. */
 export const LISTING_VALUE_MIN = 0;
 export const LISTING_VALUE_MAX = 1_000_000;
-export const LISTING_VALUE_STEP = 0.01;
 
 export const LISTING_PHOTOS_MIN = 1;
 export const LISTING_PHOTOS_MAX = 5;
 /** All photos of one listing together (spec 2 §9: 20 MB). */
 export const LISTING_PHOTOS_MAX_TOTAL_BYTES = 20 * 1024 * 1024;
 export const LISTING_CATEGORIES_MIN = 1;
+
+/**
+ * The photos of one create or edit are processed within this time, or the request is refused (503)
+ * with nothing stored: the gateway gives up after UPSTREAM_TIMEOUT_MS (5 s), and a listing written
+ * after that would be one the member never hears of (probe: ten creates, ten 504s, ten listings).
+ * The rest of the 5 s is for reading the form and the writes.
+ */
+export const LISTING_PHOTO_BUDGET_MS = 3000;
+/** Creates or edits with photos one member may have in progress at once (per service process); more are 429. */
+export const LISTING_PHOTO_JOBS_PER_MEMBER = 1;
+/** Seconds a refused create or edit is told to wait (Retry-After) when the photo work is full. */
+export const LISTING_PHOTO_RETRY_SECONDS = 5;
+
+/**
+ * Listing creates take an `Idempotency-Key` header (the listings remote sends one per form
+ * submission, the same on a retry): a repeat with the same key by the same member within
+ * IDEMPOTENCY_KEY_HOURS answers the first result and creates nothing.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+export const IDEMPOTENCY_KEY_HOURS = 24;
 
 /** Active listings of a member without Premium (spec 2 §9). */
 export const FREE_ACTIVE_LISTINGS_MAX = 5;
@@ -50,6 +70,11 @@ export const LISTING_MESSAGES = {
   deleted: 'Listing succesvol verwijderd.',
   created: 'Listing succesvol toegevoegd!',
   updated: 'Listing succesvol bijgewerkt!',
+  photosBusy: 'Er worden nu te veel afbeeldingen verwerkt. Probeer het over een paar seconden opnieuw.',
+  photosBusyMember: 'Je vorige listing wordt nog verwerkt. Wacht tot die klaar is en probeer het dan opnieuw.',
+  invalidIdempotencyKey: 'Ongeldige Idempotency-Key: gebruik 8 tot 100 letters, cijfers, - of _.',
+  idempotencyKeyReused: 'Deze Idempotency-Key hoort bij een ander formulier. Verstuur het formulier opnieuw.',
+  idempotencyKeyBusy: 'Deze listing wordt nog geplaatst. Probeer het over een paar seconden opnieuw.',
 } as const;
 
 /** Search parameters (GET /api/listing, /api/listing/recommendations): a malformed one is a 400 with its message. */

@@ -1,38 +1,93 @@
 // What the moderation service announces on NATS (`moderation.>`): payload schemas of their own, each
 // about one member with the version of that member's moderation state (one higher per change), so
-// auth, listing and trade apply a block or its end only when newer.
+// auth, listing and trade apply a suspension or its end only when newer.
 import { z } from 'zod';
-import { BLOCK_REASONS } from '../auth/blocks.ts';
+import { SUSPENSION_REASONS, type SuspensionReason } from '../auth/suspensions.ts';
 import { defineEvents } from '../events.ts';
 
-/** A ban by an admin, or an automatic block after too many warnings: the member is blocked until `unblockDate`. */
-export const MemberBlockedEventSchema = z.object({
+/**
+ * A member is suspended: banned by a moderator (`reason: 'ban'`) or suspended automatically after
+ * too many warnings (`'warnings'`), until `endsAt` (null: until it is lifted). One subject for both,
+ * so a consumer cannot miss a kind; the reason uses the vocabulary of the answer and the token.
+ */
+export const MemberSuspendedEventSchema = z.object({
   userId: z.string(),
   version: z.number().int().positive(),
-  reason: z.enum(BLOCK_REASONS),
-  /** ISO date the block ends; null: until it is lifted. */
-  unblockDate: z.iso.datetime().nullable(),
+  reason: z.enum(SUSPENSION_REASONS),
+  /** ISO date the suspension ends; null: until it is lifted. */
+  endsAt: z.iso.datetime().nullable(),
   at: z.iso.datetime(),
 });
-export type MemberBlockedEvent = z.infer<typeof MemberBlockedEventSchema>;
+export type MemberSuspendedEvent = z.infer<typeof MemberSuspendedEventSchema>;
 
 export const MemberWarnedEventSchema = z.object({
   userId: z.string(),
   version: z.number().int().positive(),
   warningId: z.string(),
-  /** Warnings within the automatic block's window, this one included. */
+  /** Warnings within the automatic suspension's window, this one included. */
   recentWarnings: z.number().int().positive(),
   at: z.iso.datetime(),
 });
 export type MemberWarnedEvent = z.infer<typeof MemberWarnedEventSchema>;
 
-/** The block ended (its date passed) or was lifted. */
-export const MemberUnblockedEventSchema = z.object({ userId: z.string(), version: z.number().int().positive(), at: z.iso.datetime() });
-export type MemberUnblockedEvent = z.infer<typeof MemberUnblockedEventSchema>;
+/** The suspension ended (its date passed) or was lifted. */
+export const MemberSuspensionEndedEventSchema = z.object({ userId: z.string(), version: z.number().int().positive(), at: z.iso.datetime() });
+export type MemberSuspensionEndedEvent = z.infer<typeof MemberSuspensionEndedEventSchema>;
 
 export const moderationEvents = defineEvents('moderation', {
-  'moderation.user.banned': MemberBlockedEventSchema,
-  'moderation.user.blocked': MemberBlockedEventSchema,
+  'moderation.user.suspended': MemberSuspendedEventSchema,
   'moderation.user.warned': MemberWarnedEventSchema,
-  'moderation.user.unblocked': MemberUnblockedEventSchema,
+  'moderation.user.suspension-ended': MemberSuspensionEndedEventSchema,
 });
+
+/**
+ * The subjects and payloads moderation published before the sanction was called suspension. Nothing
+ * publishes them any more (they are not in the registry); consumers still accept them while events
+ * of the old moderation service may sit in the stream or arrive during a rolling deploy. Remove
+ * them, with LEGACY in SUSPENSION_SUBJECTS, once the moderation stream holds none (its max age).
+ */
+const LegacySuspendedSchema = z.object({
+  userId: z.string(),
+  version: z.number().int().positive(),
+  reason: z.enum(SUSPENSION_REASONS),
+  unblockDate: z.iso.datetime().nullable(),
+  at: z.iso.datetime(),
+});
+export const legacySuspensionEvents = defineEvents('moderation', {
+  'moderation.user.banned': LegacySuspendedSchema,
+  'moderation.user.blocked': LegacySuspendedSchema,
+  'moderation.user.unblocked': MemberSuspensionEndedEventSchema,
+});
+
+/** Every subject that starts or ends a suspension, the old names included: what consumers subscribe to. */
+export const SUSPENSION_SUBJECTS = ['moderation.user.suspended', 'moderation.user.suspension-ended', ...(Object.keys(legacySuspensionEvents) as (keyof typeof legacySuspensionEvents)[])] as const;
+
+/** What a consumer reads: the registry's events and the old subjects. */
+export const suspensionEventRegistry = { ...moderationEvents, ...legacySuspensionEvents };
+
+/** A member's suspension after a change: in force (reason, end) or none. */
+export interface SuspensionChange {
+  userId: string;
+  version: number;
+  /** null: the suspension ended or was lifted. */
+  suspension: { reason: SuspensionReason; endsAt: string | null } | null;
+}
+
+type SuspensionEvent = {
+  [S in (typeof SUSPENSION_SUBJECTS)[number]]: { type: S; payload: z.output<(typeof suspensionEventRegistry)[S]> };
+}[(typeof SUSPENSION_SUBJECTS)[number]];
+
+/** Any version of a suspension event as one shape, so consumers handle old and new alike. */
+export function suspensionChangeOf(event: SuspensionEvent): SuspensionChange {
+  const { userId, version } = event.payload;
+  switch (event.type) {
+    case 'moderation.user.suspended':
+      return { userId, version, suspension: { reason: event.payload.reason, endsAt: event.payload.endsAt } };
+    case 'moderation.user.banned':
+    case 'moderation.user.blocked':
+      return { userId, version, suspension: { reason: event.payload.reason, endsAt: event.payload.unblockDate } };
+    case 'moderation.user.suspension-ended':
+    case 'moderation.user.unblocked':
+      return { userId, version, suspension: null };
+  }
+}

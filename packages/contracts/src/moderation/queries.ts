@@ -1,5 +1,5 @@
 // Request/reply queries the moderation service answers on `rpc.moderation.<entity>.<verb>`.
 import { defineQueries } from '../routes.ts';
 
-/** None: other services learn of blocks through events. */
+/** None: other services learn of suspensions through events. */
 export const moderationQueries = defineQueries('moderation', {});

@@ -2,6 +2,7 @@
 // service validates with.
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../routes.ts';
+import { isCleanText, TEXT_MESSAGES } from '../text.ts';
 import { moderationRefs } from './refs.ts';
 import {
   BAN_REASON_MAX_LENGTH,
@@ -29,9 +30,11 @@ const optionalReportId = z
   .union([z.literal(''), z.null(), hexId(MODERATION_MESSAGES.invalidReport)])
   .optional()
   .transform((id) => id || undefined);
-const text = (required: string, max: number, tooLong: string) => z.string({ error: required }).trim().min(1, required).max(max, tooLong);
+/** Reports, warnings and ban reasons are written in a text area: line breaks are fine. */
+const text = (required: string, max: number, tooLong: string) =>
+  z.string({ error: required }).trim().min(1, required).max(max, tooLong).refine(isCleanText, TEXT_MESSAGES.forbiddenCharacters);
 
-/** A day ('2026-12-01': the block ends when that day starts in the Netherlands) or a moment; null or '' for none. */
+/** A day ('2026-12-01': the suspension ends when that day starts in the Netherlands) or a moment; null or '' for none. */
 const optionalEnd = z
   .union([z.literal(''), z.null(), z.iso.date({ error: MODERATION_MESSAGES.invalidDate }), z.iso.datetime({ offset: true, error: MODERATION_MESSAGES.invalidDate })], {
     error: MODERATION_MESSAGES.invalidDate,

@@ -34,6 +34,7 @@ export const MODERATION_MESSAGES = {
   dateInPast: 'De einddatum van een ban moet in de toekomst liggen.',
   memberNotFound: 'Deze gebruiker bestaat niet.',
   listingNotFound: 'Deze listing bestaat niet.',
+  listingNotOfReported: 'Deze listing is niet van de gebruiker die je meldt.',
   reportNotFound: 'Melding niet gevonden.',
   reportNotAbout: 'Deze melding gaat over een andere gebruiker.',
   notYourself: 'Je kunt jezelf niet melden.',

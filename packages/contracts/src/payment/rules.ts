@@ -24,6 +24,7 @@ export const formatEuros = (cents: number) => new Intl.NumberFormat('nl-NL', { s
 
 export const PAYMENT_MESSAGES = {
   alreadyPremium: 'Je hebt al een actief Premium-abonnement.',
+  premiumStillRuns: 'Je Premium loopt nog tot het einde van de betaalde periode. Daarna kun je opnieuw Premium nemen.',
   noPaidFirstPayment: 'Er is nog geen geslaagde eerste betaling. Rond eerst de betaling af.',
   wrongInterval: `Kies de periode "${SUBSCRIPTION_INTERVAL}".`,
   noSubscription: 'Je hebt geen actief Premium-abonnement.',

@@ -44,8 +44,13 @@ export const TradeStatsEventSchema = z.object({
 });
 export type TradeStatsEvent = z.infer<typeof TradeStatsEventSchema>;
 
+/**
+ * A review, written once and never changed: `version` is always 1 (events from before the field
+ * existed read as 1), so a projection applies it like any other versioned state.
+ */
 export const ReviewAddedEventSchema = z.object({
   id: z.string(),
+  version: z.number().int().positive().default(1),
   offerId: z.number().int().positive(),
   reviewerId: z.string(),
   revieweeId: z.string(),

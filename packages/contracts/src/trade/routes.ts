@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { DEFAULT_CRATE } from '../listing/rules.ts';
 import { defineRoute, type RouteDef } from '../routes.ts';
+import { isCleanText, TEXT_MESSAGES } from '../text.ts';
 import { OFFER_STATUSES } from './events.ts';
 import { tradeRefs } from './refs.ts';
 import {
@@ -64,6 +65,7 @@ export const CreateOfferRequestSchema = z
       .string()
       .trim()
       .max(OFFER_MESSAGE_MAX_LENGTH, OFFER_MESSAGES.messageTooLong)
+      .refine(isCleanText, TEXT_MESSAGES.forbiddenCharacters)
       .nullish()
       .transform((m) => offerMessage(m)),
     /** Listings of the sender and of the receiver (the crate as `krat-bier`); duplicates count once. */
@@ -175,6 +177,7 @@ export const AddReviewRequestSchema = z
       .string()
       .trim()
       .max(REVIEW_COMMENT_MAX_LENGTH, REVIEW_MESSAGES.commentTooLong)
+      .refine(isCleanText, TEXT_MESSAGES.forbiddenCharacters)
       .nullish()
       .transform((c) => c ?? ''),
     /**

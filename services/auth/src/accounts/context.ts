@@ -1,8 +1,7 @@
-import type { Bus, Connection, Logger, OutboxRelay } from '@ruilplein/service-kit';
+import type { Bus, Connection, Logger, MailRelay, OutboxRelay } from '@ruilplein/service-kit';
 import type { RedisClientType } from 'redis';
-import type { Mailer } from '../mail/mailer.ts';
 import type { AuthLimits, LimitIds } from './limits.ts';
-import type { UserModel } from './model.ts';
+import type { UserCollection } from './model.ts';
 import type { Passwords } from './passwords.ts';
 import type { Sessions } from './refresh.ts';
 import type { TokenIssuer } from './tokens.ts';
@@ -13,14 +12,15 @@ export interface AuthContext {
   bus: Bus;
   redis: RedisClientType;
   logger: Logger;
-  users: UserModel;
+  users: UserCollection;
   /** Publishes the users' outboxes; `kick()` after a write that queued an event. */
   relay: OutboxRelay;
   tokens: TokenIssuer;
   /** Refresh-token sessions: login starts one, refresh rotates it, logout ends it (refresh.ts). */
   sessions: Sessions;
   passwords: Passwords;
-  mailer: Mailer;
+  /** Sends the users' queued mails; `kick(collection, id)` after a write that queued one. */
+  mail: MailRelay;
   limits: AuthLimits;
   /** Keys of the limiters: HMACs of addresses under AUTH_LIMIT_KEY. */
   limitIds: LimitIds;

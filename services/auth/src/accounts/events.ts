@@ -4,7 +4,7 @@ import type { UserDoc } from './model.ts';
 
 type Member = Pick<UserDoc, '_id' | 'version' | 'firstName' | 'lastName' | 'profilePicture' | 'city' | 'latitude' | 'longitude' | 'roles' | 'activated' | 'subscriptionEndsAt'>;
 
-/** What other services learn about a member: no email, password, block or token data. */
+/** What other services learn about a member: no email, password, suspension or token data. */
 export function userEventPayload(user: Member & { version: number }): UserEvent {
   return {
     id: user._id.toString(),

@@ -1,6 +1,6 @@
-import { ROLES, type Role } from '@ruilplein/contracts';
-import { outboxField, type Connection } from '@ruilplein/service-kit';
-import { Schema, type HydratedDocument, type Types } from 'mongoose';
+import type { Role, SuspensionReason } from '@ruilplein/contracts';
+import { collection, now as platformNow, type Connection, type IndexSpec } from '@ruilplein/service-kit';
+import { Types, type mongo } from 'mongoose';
 
 /** A single-use link token (activation, password reset): only its SHA-256 is stored. */
 export interface LinkToken {
@@ -8,9 +8,18 @@ export interface LinkToken {
   expiresAt: Date;
 }
 
-export interface UserBlock {
-  reason: 'ban' | 'warnings';
-  /** Absent: blocked until an admin lifts it. */
+export interface UserSuspension {
+  reason: SuspensionReason;
+  /** Absent: suspended until a moderator lifts it. */
+  endsAt?: Date;
+}
+
+/**
+ * The suspension as documents written before the rename hold it: read (accounts/suspension.ts)
+ * until none is left, replaced by `suspension` whenever moderation changes the member's state.
+ */
+interface LegacySuspension {
+  reason: SuspensionReason;
   unblockDate?: Date;
 }
 
@@ -30,8 +39,9 @@ export interface UserDoc {
   activated: boolean;
   roles: Role[];
   subscriptionEndsAt?: Date;
-  block?: UserBlock;
-  /** Version of the moderation state the block came with (moderation/consumer.ts); older events are ignored. */
+  suspension?: UserSuspension;
+  block?: LegacySuspension;
+  /** Version of the moderation state the suspension came with (moderation/consumer.ts); older events are ignored. */
   moderationVersion?: number;
   /** Version of the payment service's membership last applied (membership/consumer.ts). */
   membershipVersion?: number;
@@ -52,38 +62,38 @@ export interface UserDoc {
   updatedAt: Date;
 }
 
-const linkToken = new Schema<LinkToken>({ tokenHash: { type: String, required: true }, expiresAt: { type: Date, required: true } }, { _id: false });
+export const userCollection = (db: Connection) => collection<UserDoc>(db, 'users');
+export type UserCollection = mongo.Collection<UserDoc>;
 
-const schema = new Schema<UserDoc>(
-  {
-    firstName: { type: String, required: true },
-    lastName: { type: String, required: true },
-    email: { type: String, required: true, lowercase: true, trim: true, unique: true },
-    passwordHash: { type: String, required: true },
-    city: String,
-    latitude: Number,
-    longitude: Number,
-    profilePicture: String,
-    activated: { type: Boolean, required: true, default: false },
-    roles: { type: [{ type: String, enum: ROLES }], default: () => ['Gebruiker'] },
-    subscriptionEndsAt: Date,
-    block: {
-      type: new Schema<UserBlock>({ reason: { type: String, enum: ['ban', 'warnings'], required: true }, unblockDate: Date }, { _id: false }),
-      default: undefined,
-    },
-    activation: { type: linkToken, default: undefined },
-    passwordReset: { type: linkToken, default: undefined },
-    tokenVersion: { type: Number, required: true, default: 0 },
-    moderationVersion: Number,
-    membershipVersion: Number,
-    premiumFromSubscription: Boolean,
-    version: Number,
-    lastActiveAt: { type: Date, required: true, default: () => new Date() },
-    ...outboxField,
-  },
-  { versionKey: false, timestamps: true },
-);
+/** Created at start, before the first registration: the unique e-mail decides between two at once. */
+export const USER_INDEXES: readonly IndexSpec[] = [{ key: { email: 1 }, unique: true }];
 
-export const userModel = (db: Connection) => db.model<UserDoc>('User', schema, 'users');
-export type UserModel = ReturnType<typeof userModel>;
-export type UserDocument = HydratedDocument<UserDoc>;
+/** A user id as stored: auth's ids are ObjectIds, callers hold their hex (a token's `sub`, a route's id). */
+export const userIdOf = (id: string | Types.ObjectId): Types.ObjectId => (typeof id === 'string' ? new Types.ObjectId(id) : id);
+
+/**
+ * A change of a user with `updatedAt` set to now: every write but the moderation and deletion
+ * marks stamps it, as the mongoose schema's timestamps did, because conditional writes
+ * (profile, admin activation) match on it.
+ */
+export function stamped<U extends mongo.UpdateFilter<UserDoc>>(update: U, now = platformNow()): U {
+  return { ...update, $set: { ...update.$set, updatedAt: now } };
+}
+
+/**
+ * Stores a new user with what the mongoose schema's defaults gave one (not activated, a plain
+ * member, token version 0, active and created now), fields left undefined left out: for tests that
+ * put members straight into the store.
+ */
+export async function insertUser(users: UserCollection, fields: Pick<UserDoc, 'firstName' | 'lastName' | 'email' | 'passwordHash'> & Partial<UserDoc>, now = platformNow()): Promise<UserDoc> {
+  const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const user: UserDoc = { _id: new Types.ObjectId(), activated: false, roles: ['Gebruiker'], tokenVersion: 0, lastActiveAt: now, createdAt: now, updatedAt: now, ...(given as typeof fields) };
+  await users.insertOne(user);
+  return user;
+}
+
+/**
+ * Users whose deletion has not begun (cleanup/deletion.ts claims a user with a `deletion` field
+ * outside the schema); every query that must not see a member being deleted adds it.
+ */
+export const NOT_BEING_DELETED = { deletion: { $exists: false } } as const;

@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { activeBlock, AUTH_MESSAGES, type BlockedBody } from '@ruilplein/contracts';
-import { blockedError, nowMs, startPeriodic, unauthorized, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { activeSuspension, AUTH_MESSAGES, type SuspendedBody } from '@ruilplein/contracts';
+import { now as platformNow, collection, nowMs, startPeriodic, suspendedError, unauthorized, type Connection, type IndexSpec, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { CookieOptions, Request, Response } from 'express';
-import { Schema } from 'mongoose';
-import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
-import { blockClaimOf } from './block.ts';
-import type { UserDoc, UserModel } from './model.ts';
+import type { mongo } from 'mongoose';
+import { SUSPENSION_FIELDS, suspensionClaimOf } from './suspension.ts';
+import { NOT_BEING_DELETED, userIdOf, type UserCollection, type UserDoc } from './model.ts';
 import type { TokenIssuer } from './tokens.ts';
 
 // Sessions (docs/architecture.md "Identity"): a short-lived access token in the browser's storage,
@@ -43,42 +42,29 @@ export interface RefreshDoc {
   rotatedAt?: Date;
 }
 
-const schema = new Schema<RefreshDoc>(
-  {
-    _id: { type: String, required: true },
-    userId: { type: String, required: true },
-    tokenVersion: { type: Number, required: true },
-    tokenHash: { type: String, required: true },
-    previousHash: String,
-    previousUntil: Date,
-    expiresAt: { type: Date, required: true, index: true },
-    revokedAt: Date,
-    createdAt: { type: Date, required: true },
-    rotatedAt: Date,
-  },
-  { versionKey: false },
-);
+export const refreshCollection = (db: Connection) => collection<RefreshDoc>(db, 'refresh_tokens');
+export type RefreshCollection = mongo.Collection<RefreshDoc>;
 
-export const refreshModel = (db: Connection) => db.model<RefreshDoc>('RefreshToken', schema, 'refresh_tokens');
-export type RefreshModel = ReturnType<typeof refreshModel>;
+/** For MongoDB's planner: the cleanup's `expiresAt` range (no TTL index: FerretDB has none). */
+export const REFRESH_INDEXES: readonly IndexSpec[] = [{ key: { expiresAt: 1 } }];
 
 const sha256 = (secret: string) => createHash('sha256').update(secret).digest('hex');
 const randomId = (bytes: number) => randomBytes(bytes).toString('base64url');
 /** `<family>.<secret>`, both base64url: 16 bytes of family id, 32 of secret. */
 const COOKIE_VALUE = /^([\w-]{22})\.([\w-]{43})$/;
 
-/** Why a cookie cannot renew the session; the member only learns that it cannot, or that they are blocked. */
+/** Why a cookie cannot renew the session; the member only learns that it cannot, or that they are suspended. */
 class Refused extends Error {
-  readonly block?: BlockedBody;
-  constructor(why: string, block?: BlockedBody) {
+  readonly suspension?: SuspendedBody;
+  constructor(why: string, suspension?: SuspendedBody) {
     super(why);
-    this.block = block;
+    this.suspension = suspension;
   }
 }
 
 export interface SessionOptions {
   db: Connection;
-  users: UserModel;
+  users: UserCollection;
   tokens: TokenIssuer;
   /** Lifetime of a refresh token (the cookie's Max-Age); each refresh starts it anew. */
   ttlSeconds: number;
@@ -87,19 +73,19 @@ export interface SessionOptions {
 
 export interface Sessions {
   /** After a successful login: a new family, its cookie on `res`; resolves to the access token. */
-  begin(req: Request, res: Response, user: Pick<UserDoc, '_id' | 'roles' | 'tokenVersion' | 'block'>): Promise<string>;
+  begin(req: Request, res: Response, user: Pick<UserDoc, '_id' | 'roles' | 'tokenVersion' | 'suspension' | 'block'>): Promise<string>;
   /** `POST /api/auth/refresh`: a new access token and a rotated cookie, or 401 with the cookie cleared. */
   refresh(req: Request, res: Response): Promise<{ token: string }>;
   /** Logout: ends the family of the cookie sent (if it is this user's) and clears the cookie. */
   end(req: Request, res: Response, userId: string): Promise<void>;
   /** Removes expired and long-revoked families; resolves to how many. */
   cleanup(): Promise<number>;
-  model: RefreshModel;
+  model: RefreshCollection;
 }
 
 export function createSessions(options: SessionOptions): Sessions {
   const { users, tokens, ttlSeconds } = options;
-  const model = refreshModel(options.db);
+  const model = refreshCollection(options.db);
 
   const cookieOptions = (req: Request): CookieOptions => ({
     httpOnly: true,
@@ -125,11 +111,11 @@ export function createSessions(options: SessionOptions): Sessions {
     return undefined;
   };
   const revoke = (family: string, filter: Record<string, unknown> = {}) =>
-    model.updateOne({ _id: family, revokedAt: { $exists: false }, ...filter }, { $set: { revokedAt: new Date() } });
+    model.updateOne({ _id: family, revokedAt: { $exists: false }, ...filter }, { $set: { revokedAt: platformNow() } });
 
   async function renew(req: Request, res: Response, cookie: { family: string; secret: string }, retried = false): Promise<{ token: string }> {
-    const now = new Date();
-    const session = await model.findById(cookie.family).lean();
+    const now = platformNow();
+    const session = await model.findOne({ _id: cookie.family });
     if (!session || session.revokedAt || session.expiresAt <= now) throw new Refused('unknown, revoked or expired');
     const hash = sha256(cookie.secret);
     const current = hash === session.tokenHash;
@@ -139,14 +125,14 @@ export function createSessions(options: SessionOptions): Sessions {
       options.logger.warn({ userId: session.userId }, 'a replaced refresh token came back: its session is ended');
       throw new Refused('reused');
     }
-    // Roles, premium, blocks and the version may have changed since the last token: read them now.
-    const user = await users.findOne({ _id: session.userId, ...NOT_BEING_DELETED }, { roles: 1, activated: 1, block: 1, tokenVersion: 1 }).lean();
-    // A block ends the session (its tokens were revoked with it): the answer says so, and the
-    // browser shows /geblokkeerd. Signing in again gives a token that carries the block.
-    const block = user ? activeBlock(blockClaimOf(user), nowMs()) : undefined;
-    if (!user || !user.activated || block || (await tokens.version(user)) > session.tokenVersion) {
+    // Roles, premium, suspensions and the version may have changed since the last token: read them now.
+    const user = await users.findOne({ _id: userIdOf(session.userId), ...NOT_BEING_DELETED }, { projection: { roles: 1, activated: 1, ...SUSPENSION_FIELDS, tokenVersion: 1 } });
+    // A suspension ends the session (its tokens were revoked with it): the answer says so, and the
+    // browser shows /geblokkeerd. Signing in again gives a token that carries the suspension.
+    const suspension = user ? activeSuspension(suspensionClaimOf(user), nowMs()) : undefined;
+    if (!user || !user.activated || suspension || (await tokens.version(user)) > session.tokenVersion) {
       await revoke(session._id);
-      throw new Refused('user gone, blocked or tokens revoked', block);
+      throw new Refused('user gone, suspended or tokens revoked', suspension);
     }
     if (current) {
       const secret = randomId(32);
@@ -181,8 +167,8 @@ export function createSessions(options: SessionOptions): Sessions {
       const token = await tokens.sign(user, version);
       const family = randomId(16);
       const secret = randomId(32);
-      const now = new Date();
-      await model.create({
+      const now = platformNow();
+      await model.insertOne({
         _id: family,
         userId: user._id.toString(),
         tokenVersion: version,
@@ -201,7 +187,7 @@ export function createSessions(options: SessionOptions): Sessions {
       } catch (err) {
         if (!(err instanceof Refused)) throw err;
         clearCookie(req, res);
-        throw err.block ? blockedError(err.block) : unauthorized(AUTH_MESSAGES.sessionEnded);
+        throw err.suspension ? suspendedError(err.suspension) : unauthorized(AUTH_MESSAGES.sessionEnded);
       }
     },
     async end(req, res, userId) {
@@ -215,7 +201,7 @@ export function createSessions(options: SessionOptions): Sessions {
 }
 
 /** Deletes expired families, and revoked ones a day after (kept that long to see what happened). */
-export async function removeEndedSessions(model: RefreshModel, now = new Date()): Promise<number> {
+export async function removeEndedSessions(model: RefreshCollection, now = platformNow()): Promise<number> {
   const revokedLongAgo = new Date(now.getTime() - 24 * 3600_000);
   const { deletedCount } = await model.deleteMany({ $or: [{ expiresAt: { $lt: now } }, { revokedAt: { $lt: revokedLongAgo } }] });
   return deletedCount;

@@ -1,13 +1,13 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, tokenVersionKey, type Role } from '@ruilplein/contracts';
-import { createTokenVerifier, HttpError, MESSAGES, unauthorized, type TokenVerifier } from '@ruilplein/service-kit';
+import { createTokenVerifier, HttpError, MESSAGES, revokeTokenVersion, unauthorized, type TokenVerifier } from '@ruilplein/service-kit';
 import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, SignJWT, type JWK } from 'jose';
 import type { RedisClientType } from 'redis';
-import { blockClaimOf } from './block.ts';
-import type { UserDoc, UserModel } from './model.ts';
+import { suspensionClaimOf } from './suspension.ts';
+import { stamped, userIdOf, type UserCollection, type UserDoc } from './model.ts';
 
 /** The Redis commands tokens need; any connected client of the `redis` package fits. */
-export type Redis = Pick<RedisClientType, 'get' | 'set' | 'incr' | 'isReady'>;
+export type Redis = Pick<RedisClientType, 'get' | 'set' | 'incr' | 'publish' | 'isReady'>;
 
 export interface SigningKey {
   alg: 'EdDSA' | 'ES256' | 'RS256';
@@ -41,11 +41,12 @@ const redisDown = () => new HttpError(503, MESSAGES.unavailable);
 /**
  * Revokes every token the user holds: the gateway (and auth) refuse tokens whose `ver` is below
  * the version in Redis. With `users`, the new version is also kept in the user's document, so a
- * Redis that lost its data cannot bring revoked tokens back (see `currentVersion`).
+ * Redis that lost its data cannot bring revoked tokens back (see `currentVersion`). The revocation is
+ * announced at once, so open websockets (chat's hub) are closed too (the kit's revocations.ts).
  */
-export async function revokeTokens(redis: Redis, userId: string, users?: UserModel): Promise<number> {
-  const version = await redis.incr(tokenVersionKey(userId));
-  await users?.updateOne({ _id: userId }, { $max: { tokenVersion: version } });
+export async function revokeTokens(redis: Redis, userId: string, users?: UserCollection): Promise<number> {
+  const version = await revokeTokenVersion(redis, userId);
+  await users?.updateOne({ _id: userIdOf(userId) }, stamped({ $max: { tokenVersion: version } }));
   return version;
 }
 
@@ -57,7 +58,7 @@ async function currentVersion(redis: Redis, userId: string, stored: number): Pro
   return stored;
 }
 
-type TokenUser = { _id: { toString(): string }; roles: Role[]; tokenVersion: number; block?: UserDoc['block'] };
+type TokenUser = { _id: { toString(): string }; roles: Role[]; tokenVersion: number } & Partial<Pick<UserDoc, 'suspension' | 'block'>>;
 
 export interface TokenIssuer {
   /** A signed access token for this user, valid for the configured lifetime. */
@@ -68,7 +69,7 @@ export interface TokenIssuer {
    */
   version(user: Pick<TokenUser, '_id' | 'tokenVersion'>): Promise<number>;
   /** An access token with exactly this version: a refresh signs with its family's, never a newer one. */
-  sign(user: Pick<TokenUser, '_id' | 'roles' | 'block'>, version: number): Promise<string>;
+  sign(user: Pick<TokenUser, '_id' | 'roles' | 'suspension' | 'block'>, version: number): Promise<string>;
   /** Signature, expiry, issuer, audience and revocation; auth's own routes use it. */
   verify: TokenVerifier;
 }
@@ -84,13 +85,15 @@ export function createTokenIssuer(options: { key: SigningKey; redis: Redis; ttlS
       });
     },
     sign(user, ver) {
-      const blk = blockClaimOf(user);
-      return new SignJWT({ roles: user.roles, ver, ...(blk && { blk }) })
+      const sus = suspensionClaimOf(user);
+      return new SignJWT({ roles: user.roles, ver, ...(sus && { sus }) })
         .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
         .setSubject(user._id.toString())
         .setIssuer(TOKEN_ISSUER)
         .setAudience(TOKEN_AUDIENCE)
         .setIssuedAt()
+        // Real time, not the platform's: verifiers check `exp` against their own clock.
+        // eslint-disable-next-line no-restricted-syntax
         .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
         .sign(key.privateKey);
     },

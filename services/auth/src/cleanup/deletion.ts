@@ -1,11 +1,11 @@
 import { eventRegistry } from '@ruilplein/contracts';
-import { createEvent, outboxField, outboxFields, type Connection, type OutboxRelay } from '@ruilplein/service-kit';
-import { Schema, Types, type mongo } from 'mongoose';
-import type { UserModel } from '../accounts/model.ts';
-import type { RefreshModel } from '../accounts/refresh.ts';
+import { now as platformNow, collection, createEvent, outboxFields, type Connection, type OutboxRelay } from '@ruilplein/service-kit';
+import { Types, type mongo } from 'mongoose';
+import { NOT_BEING_DELETED, userIdOf, type UserCollection } from '../accounts/model.ts';
+import type { RefreshCollection } from '../accounts/refresh.ts';
 import { revokeTokens, type Redis } from '../accounts/tokens.ts';
 import type { AvatarStore } from '../avatars/store.ts';
-import type { UserStatsModel } from '../users/stats.ts';
+import type { UserStatsCollection } from '../users/stats.ts';
 
 export type DeletionReason = 'admin' | 'inactive';
 
@@ -30,48 +30,33 @@ export interface DeletionDoc {
   by?: string;
 }
 
-const schema = new Schema<DeletionDoc>(
-  {
-    _id: { type: String, required: true },
-    deletedAt: { type: Date, required: true },
-    reason: { type: String, enum: ['admin', 'inactive'], required: true },
-    by: String,
-    ...outboxField,
-  },
-  { versionKey: false },
-);
-
-export const deletionModel = (db: Connection) => db.model<DeletionDoc>('AccountDeletion', schema, 'account_deletions');
-export type DeletionModel = ReturnType<typeof deletionModel>;
+export const deletionCollection = (db: Connection) => collection<DeletionDoc>(db, 'account_deletions');
+export type DeletionCollection = mongo.Collection<DeletionDoc>;
 
 export interface DeletionDeps {
-  users: UserModel;
-  deletions: DeletionModel;
+  users: UserCollection;
+  deletions: DeletionCollection;
   redis: Redis;
   relay: Pick<OutboxRelay, 'kick'>;
   /** What else the account leaves in this service: its pictures, its stats record, its logins. */
   avatars: Pick<AvatarStore, 'removeAllOf'>;
-  stats: UserStatsModel;
-  refreshTokens: Pick<RefreshModel, 'deleteMany'>;
+  stats: UserStatsCollection;
+  refreshTokens: Pick<RefreshCollection, 'deleteMany'>;
 }
 
-/** The user collection as the driver sees it: the claim is not part of the mongoose schema. */
-type RawUsers = mongo.Collection<{ _id: Types.ObjectId; deletion?: DeletionClaim }>;
-const raw = (users: UserModel) => users.collection as unknown as RawUsers;
-
-/** Users whose deletion has not begun; every other query of this module adds it. */
-export const NOT_BEING_DELETED = { deletion: { $exists: false } } as const;
+/** The users as this file sees them: only the claim, which is not part of UserDoc (accounts/model.ts must not import this file). */
+const raw = (users: UserCollection) => users.db.collection<{ _id: Types.ObjectId; deletion?: DeletionClaim }>(users.collectionName);
 
 /**
  * Begins deleting the user if it still matches `filter` (for example "inactive since"): one
  * conditional write, so of two replicas or two admins racing only one gets the claim.
  */
 export async function claimDeletion(
-  users: UserModel,
+  users: UserCollection,
   userId: string,
   claim: Omit<DeletionClaim, 'eventId' | 'at'>,
   filter: Record<string, unknown> = {},
-  now = new Date(),
+  now = platformNow(),
 ): Promise<DeletionClaim | undefined> {
   const full: DeletionClaim = { ...claim, eventId: crypto.randomUUID(), at: now };
   const result = await raw(users).updateOne({ ...filter, _id: new Types.ObjectId(userId), ...NOT_BEING_DELETED }, { $set: { deletion: full } });
@@ -87,7 +72,7 @@ export async function claimDeletion(
 export async function completeDeletion(deps: DeletionDeps, userId: string, claim: DeletionClaim): Promise<void> {
   await revokeTokens(deps.redis, userId);
   // The last version announced plus one; once the user is gone the deletion record exists already.
-  const last = await deps.users.findById(userId, { version: 1 }).lean();
+  const last = await deps.users.findOne({ _id: userIdOf(userId) }, { projection: { version: 1 } });
   const version = (last?.version ?? 0) + 1;
   const event = { ...createEvent(eventRegistry, 'auth.user.deleted', { id: userId, version }), id: claim.eventId, occurredAt: claim.at.toISOString() };
   await deps.deletions.updateOne(
@@ -104,7 +89,7 @@ export async function completeDeletion(deps: DeletionDeps, userId: string, claim
 }
 
 /** The claim of a user whose deletion began but did not finish (a crash, Redis down). */
-export async function pendingClaim(users: UserModel, userId: string): Promise<DeletionClaim | undefined> {
+export async function pendingClaim(users: UserCollection, userId: string): Promise<DeletionClaim | undefined> {
   const doc = await raw(users).findOne({ _id: new Types.ObjectId(userId), deletion: { $exists: true } }, { projection: { deletion: 1 } });
   return doc?.deletion;
 }

@@ -1,5 +1,7 @@
+import { now as platformNow } from '@ruilplein/service-kit';
 import type { Logger, Worker } from '@ruilplein/service-kit';
-import { claimDeletion, completeDeletion, NOT_BEING_DELETED, resumeDeletions, type DeletionDeps } from './deletion.ts';
+import { NOT_BEING_DELETED } from '../accounts/model.ts';
+import { claimDeletion, completeDeletion, resumeDeletions, type DeletionDeps } from './deletion.ts';
 
 /** Spec 1 §9 and the privacy statement: accounts inactive for 24 months are deleted. */
 export const INACTIVE_MONTHS = 24;
@@ -29,7 +31,7 @@ export interface InactivityCleanup extends Worker {
 export function startInactivityCleanup(
   deps: DeletionDeps & { logger: Logger; now?: () => Date; intervalMs?: number; firstRunAfterMs?: number },
 ): InactivityCleanup {
-  const now = deps.now ?? (() => new Date());
+  const now = deps.now ?? (() => platformNow());
   let running: Promise<number> | undefined;
 
   const pass = async () => {
@@ -38,7 +40,7 @@ export function startInactivityCleanup(
     const inactive = { lastActiveAt: { $lt: inactiveBefore(started) } };
     let deleted = 0;
     for (;;) {
-      const batch = await deps.users.find({ ...inactive, ...NOT_BEING_DELETED }, { _id: 1 }).limit(BATCH).lean();
+      const batch = await deps.users.find({ ...inactive, ...NOT_BEING_DELETED }, { projection: { _id: 1 } }).limit(BATCH).toArray();
       for (const { _id } of batch) {
         const userId = _id.toString();
         const claim = await claimDeletion(deps.users, userId, { reason: 'inactive' }, inactive, now());

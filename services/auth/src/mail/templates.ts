@@ -1,18 +1,16 @@
-import type { Mail } from './mailer.ts';
-
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// The mails auth sends, in Dutch. All are transactional: they answer the member's own request.
+import { html, type Mail } from '@ruilplein/service-kit';
 
 function mail(to: string, subject: string, greetingName: string, lines: string[], action: { label: string; url: string }, closing: string): Mail {
   const text = [`Hoi ${greetingName},`, '', ...lines, '', `${action.label}: ${action.url}`, '', closing, '', 'Groeten,', 'Ruilplein'].join('\n');
-  const html = `<!doctype html><html lang="nl"><body style="font-family:system-ui,sans-serif;line-height:1.5">
-<p>Hoi ${escapeHtml(greetingName)},</p>
-${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
-<p><a href="${escapeHtml(action.url)}" target="_top">${escapeHtml(action.label)}</a></p>
-<p style="color:#555">Werkt de knop niet? Kopieer dan deze link: ${escapeHtml(action.url)}</p>
-<p>${escapeHtml(closing)}</p>
+  const body = html`<!doctype html><html lang="nl"><body style="font-family:system-ui,sans-serif;line-height:1.5">
+<p>Hoi ${greetingName},</p>
+${lines.map((l) => html`<p>${l}</p>\n`)}<p><a href="${action.url}" target="_top">${action.label}</a></p>
+<p style="color:#555">Werkt de knop niet? Kopieer dan deze link: ${action.url}</p>
+<p>${closing}</p>
 <p>Groeten,<br>Ruilplein</p>
 </body></html>`;
-  return { to, subject, text, html };
+  return { to, subject, text, html: body.value, transactional: true };
 }
 
 export function activationMail(to: string, firstName: string, url: string, validHours: number): Mail {

@@ -2,8 +2,7 @@ import { eventRegistry, type Role } from '@ruilplein/contracts';
 import { consume, type Bus, type Connection, type Logger, type OutboxRelay, type Worker } from '@ruilplein/service-kit';
 import { Types } from 'mongoose';
 import { userEventFields } from '../accounts/events.ts';
-import type { UserModel } from '../accounts/model.ts';
-import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
+import { NOT_BEING_DELETED, stamped, userIdOf, type UserCollection } from '../accounts/model.ts';
 
 /**
  * Premium from the payment service (`payment.subscription.*`): activated, renewed or cancelled set
@@ -11,7 +10,7 @@ import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
  * role back (only when the subscription gave it) and clears the date. Applied only when newer than
  * the membership version the user holds, announced as `auth.user.updated` (listing and trade follow).
  */
-export function consumeMembership(deps: { bus: Bus; db: Connection; logger: Logger; users: UserModel; relay: Pick<OutboxRelay, 'kick'> }): Promise<Worker> {
+export function consumeMembership(deps: { bus: Bus; db: Connection; logger: Logger; users: UserCollection; relay: Pick<OutboxRelay, 'kick'> }): Promise<Worker> {
   const { users, relay } = deps;
   return consume(deps.bus, {
     durable: 'auth-membership',
@@ -23,7 +22,7 @@ export function consumeMembership(deps: { bus: Bus; db: Connection; logger: Logg
       const { userId, version, paidUntil } = event.payload;
       if (!Types.ObjectId.isValid(userId)) return;
       for (let attempt = 0; attempt < 10; attempt++) {
-        const user = await users.findOne({ _id: userId, ...NOT_BEING_DELETED }).lean();
+        const user = await users.findOne({ _id: userIdOf(userId), ...NOT_BEING_DELETED });
         if (!user || (user.membershipVersion ?? 0) >= version) return;
         const ends = event.type !== 'payment.subscription.expired' && paidUntil ? new Date(paidUntil) : undefined;
         const hadRole = user.roles.includes('Premium');
@@ -33,10 +32,10 @@ export function consumeMembership(deps: { bus: Bus; db: Connection; logger: Logg
         const after = { ...rest, roles, ...(ends && { subscriptionEndsAt: ends }) };
         const done = await users.updateOne(
           { _id: user._id, version: user.version ?? { $exists: false } },
-          {
+          stamped({
             $set: { roles, membershipVersion: version, premiumFromSubscription: fromSubscription, ...(ends && { subscriptionEndsAt: ends }), ...userEventFields('auth.user.updated', after) },
             ...(!ends && { $unset: { subscriptionEndsAt: '' } }),
-          },
+          }),
         );
         if (done.modifiedCount === 1) {
           relay.kick();

@@ -1,37 +1,39 @@
-import { eventRegistry } from '@ruilplein/contracts';
-import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { SUSPENSION_SUBJECTS, suspensionChangeOf, suspensionEventRegistry } from '@ruilplein/contracts';
+import { consume, exists, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import { Types } from 'mongoose';
-import type { UserModel } from '../accounts/model.ts';
+import type { UserCollection } from '../accounts/model.ts';
 import { revokeTokens, type Redis } from '../accounts/tokens.ts';
 
 /**
- * Blocks from the moderation service (`moderation.user.*`): a ban or an automatic block sets the
- * user's `block` and revokes every token they hold, so the gateway refuses their next request and
- * their next token carries the block (contracts auth/blocks.ts); the end of a block clears it.
- * Applied only when newer than the moderation version the user holds. A redelivered block revokes
- * once more: harmless, and it finishes a revocation the process may not have reached before.
+ * Suspensions from the moderation service (`moderation.user.suspended|suspension-ended`, and the
+ * names before the rename): a suspension sets the user's `suspension` and revokes every token they
+ * hold, so the gateway refuses their next request and their next token carries it (contracts
+ * auth/suspensions.ts); its end clears it. Either write drops a `block` stored before the rename.
+ * Applied only when newer than the moderation version the user holds. A redelivered suspension
+ * revokes once more: harmless, and it finishes a revocation the process may not have reached before.
  */
-export function consumeModeration(deps: { bus: Bus; db: Connection; logger: Logger; users: UserModel; redis: Redis }): Promise<Worker> {
+export function consumeModeration(deps: { bus: Bus; db: Connection; logger: Logger; users: UserCollection; redis: Redis }): Promise<Worker> {
   const { users, redis } = deps;
   return consume(deps.bus, {
     durable: 'auth-moderation',
-    registry: eventRegistry,
-    subjects: ['moderation.user.banned', 'moderation.user.blocked', 'moderation.user.unblocked'],
+    registry: suspensionEventRegistry,
+    subjects: SUSPENSION_SUBJECTS,
     db: deps.db,
     logger: deps.logger,
     handler: async (event) => {
-      const { userId, version } = event.payload;
+      const { userId, version, suspension } = suspensionChangeOf(event);
       if (!Types.ObjectId.isValid(userId)) return;
       const _id = new Types.ObjectId(userId);
       const newer = { _id, $or: [{ moderationVersion: { $lt: version } }, { moderationVersion: { $exists: false } }] };
-      if (event.type === 'moderation.user.unblocked') {
-        await users.collection.updateOne(newer, { $set: { moderationVersion: version }, $unset: { block: '' } });
+      if (!suspension) {
+        // Not stamped (updatedAt): a sanction is no edit of the member's record.
+        await users.updateOne(newer, { $set: { moderationVersion: version }, $unset: { suspension: '', block: '' } });
         return;
       }
-      const { reason, unblockDate } = event.payload;
-      await users.collection.updateOne(newer, { $set: { moderationVersion: version, block: { reason, ...(unblockDate && { unblockDate: new Date(unblockDate) }) } } });
-      // Revoke while this block is the one the user holds (not when a newer state replaced it).
-      if (await users.exists({ _id, moderationVersion: version })) await revokeTokens(redis, userId, users);
+      const stored = { reason: suspension.reason, ...(suspension.endsAt && { endsAt: new Date(suspension.endsAt) }) };
+      await users.updateOne(newer, { $set: { moderationVersion: version, suspension: stored }, $unset: { block: '' } });
+      // Revoke while this suspension is the one the user holds (not when a newer state replaced it).
+      if (await exists(users, { _id, moderationVersion: version })) await revokeTokens(redis, userId, users);
     },
   });
 }

@@ -1,9 +1,8 @@
 import { eventRegistry } from '@ruilplein/contracts';
-import { applyIfNewer, consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { applyIfNewer, consume, exists, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import { Types } from 'mongoose';
-import type { UserModel } from '../accounts/model.ts';
-import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
-import type { UserStatsModel } from './stats.ts';
+import { NOT_BEING_DELETED, userIdOf, type UserCollection } from '../accounts/model.ts';
+import { STATS_FROM_LISTINGS_ON_INSERT, type UserStatsCollection } from './stats.ts';
 
 /**
  * A member's active listings for their public statistics: the listing service announces each new
@@ -11,7 +10,7 @@ import type { UserStatsModel } from './stats.ts';
  * a late or repeated event never moves it back. Counts of accounts that are gone (or being
  * deleted) are dropped: their stats record went with them.
  */
-export function consumeListingCounts(deps: { bus: Bus; db: Connection; logger: Logger; users: UserModel; stats: UserStatsModel }): Promise<Worker> {
+export function consumeListingCounts(deps: { bus: Bus; db: Connection; logger: Logger; users: UserCollection; stats: UserStatsCollection }): Promise<Worker> {
   const { users, stats } = deps;
   return consume(deps.bus, {
     durable: 'auth-listing-counts',
@@ -21,8 +20,8 @@ export function consumeListingCounts(deps: { bus: Bus; db: Connection; logger: L
     logger: deps.logger,
     handler: async (event) => {
       const { userId, version, activeListings } = event.payload;
-      if (!Types.ObjectId.isValid(userId) || !(await users.exists({ _id: userId, ...NOT_BEING_DELETED }))) return;
-      await applyIfNewer(stats, userId, version, { activeListings, activeListingsAt: new Date(event.occurredAt) }, { field: 'activeListingsVersion' });
+      if (!Types.ObjectId.isValid(userId) || !(await exists(users, { _id: userIdOf(userId), ...NOT_BEING_DELETED }))) return;
+      await applyIfNewer(stats, userId, version, { activeListings, activeListingsAt: new Date(event.occurredAt) }, { field: 'activeListingsVersion', setOnInsert: STATS_FROM_LISTINGS_ON_INSERT });
     },
   });
 }

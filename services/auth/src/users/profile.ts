@@ -1,9 +1,9 @@
 import { DEFAULT_AVATAR, USER_MESSAGES, type PublicUser, type UpdateProfileFormSchema, type User } from '@ruilplein/contracts';
-import { badRequest, conflict, unauthorized, type Logger, type UploadedFile } from '@ruilplein/service-kit';
+import { now as platformNow, badRequest, conflict, unauthorized, type Logger, type UploadedFile } from '@ruilplein/service-kit';
 import { ImageRejected } from '@ruilplein/service-kit/upload';
 import type { z } from 'zod';
 import { toSessionUser, userEventFields } from '../accounts/events.ts';
-import type { UserDoc, UserModel } from '../accounts/model.ts';
+import { stamped, userIdOf, type UserCollection, type UserDoc } from '../accounts/model.ts';
 import { processAvatar } from '../avatars/image.ts';
 import type { AvatarStore } from '../avatars/store.ts';
 import type { PlaceSearch } from '../geo/search.ts';
@@ -11,7 +11,7 @@ import type { PlaceSearch } from '../geo/search.ts';
 type Form = z.output<typeof UpdateProfileFormSchema>;
 type Located = Pick<UserDoc, 'city' | 'latitude' | 'longitude'>;
 
-/** The member's own record: everything the profile page shows, nothing of passwords, tokens or blocks. */
+/** The member's own record: everything the profile page shows, nothing of passwords, tokens or suspensions. */
 export function toUser(doc: UserDoc): User {
   return {
     ...toSessionUser(doc),
@@ -23,7 +23,7 @@ export function toUser(doc: UserDoc): User {
 }
 
 /** Premium shows as a role while a subscription runs (spec 1 §6), so badges need no dates. */
-export function toPublicUser(doc: UserDoc, now = new Date()): PublicUser {
+export function toPublicUser(doc: UserDoc, now = platformNow()): PublicUser {
   const premium = doc.subscriptionEndsAt && doc.subscriptionEndsAt > now && !doc.roles.includes('Premium');
   return {
     id: doc._id.toString(),
@@ -55,7 +55,7 @@ async function encodePicture(file: UploadedFile | undefined): Promise<Buffer | u
 }
 
 export interface ProfileDeps {
-  users: UserModel;
+  users: UserCollection;
   avatars: AvatarStore;
   places: PlaceSearch;
   /** Publish the queued event soon (the outbox relay's kick). */
@@ -73,7 +73,7 @@ const ATTEMPTS = 3;
  * removed afterwards; a picture stored for a write that did not happen is removed at once.
  */
 export async function updateProfile(deps: ProfileDeps, userId: string, form: Form, file: UploadedFile | undefined): Promise<UserDoc> {
-  const current = await deps.users.findById(userId).lean();
+  const current = await deps.users.findOne({ _id: userIdOf(userId) });
   if (!current) throw unauthorized();
   if (form.email !== undefined && form.email !== current.email) {
     throw badRequest(USER_MESSAGES.emailNotChangeable, [{ path: 'body.email', message: USER_MESSAGES.emailNotChangeable }]);
@@ -92,13 +92,13 @@ export async function updateProfile(deps: ProfileDeps, userId: string, form: For
       const { city: _city, latitude: _latitude, longitude: _longitude, ...kept } = before;
       const result = await deps.users.updateOne(
         { _id: before._id, updatedAt: before.updatedAt },
-        {
+        stamped({
           $set: { ...changes, ...userEventFields('auth.user.updated', { ...kept, ...changes }) },
           ...(!located.city && { $unset: { city: '', latitude: '', longitude: '' } }),
-        },
+        }),
       );
       written = result.modifiedCount === 1;
-      if (!written) before = await deps.users.findById(userId).lean();
+      if (!written) before = await deps.users.findOne({ _id: userIdOf(userId) });
     }
   } finally {
     if (!written) await deps.avatars.remove(picture);
@@ -109,7 +109,7 @@ export async function updateProfile(deps: ProfileDeps, userId: string, form: For
   deps.announce();
   // The profile is saved; a picture that could not be removed is only litter.
   if (picture) await deps.avatars.remove(before.profilePicture).catch((err) => deps.logger.warn({ err, userId }, 'old avatar not removed'));
-  const saved = await deps.users.findById(userId).lean();
+  const saved = await deps.users.findOne({ _id: userIdOf(userId) });
   if (!saved) throw unauthorized();
   return saved;
 }

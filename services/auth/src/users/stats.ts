@@ -1,6 +1,6 @@
 import type { PublicStats } from '@ruilplein/contracts';
-import type { Connection } from '@ruilplein/service-kit';
-import { Schema } from 'mongoose';
+import { collection, type Connection } from '@ruilplein/service-kit';
+import type { mongo } from 'mongoose';
 
 /**
  * Each member's trade statistics, a projection fed by other services' events (trades completed,
@@ -28,23 +28,15 @@ export interface UserStatsDoc {
   tradeStatsVersion?: number;
 }
 
-const schema = new Schema<UserStatsDoc>(
-  {
-    _id: { type: String, required: true },
-    totalTrades: { type: Number, required: true, default: 0 },
-    ratingSum: { type: Number, required: true, default: 0 },
-    totalReviewers: { type: Number, required: true, default: 0 },
-    activeListings: { type: Number, required: true, default: 0 },
-    activeListingsAt: Date,
-    activeListingsVersion: Number,
-    tradeStatsAt: Date,
-    tradeStatsVersion: Number,
-  },
-  { versionKey: false },
-);
+export const userStatsCollection = (db: Connection) => collection<UserStatsDoc>(db, 'user_stats');
+export type UserStatsCollection = mongo.Collection<UserStatsDoc>;
 
-export const userStatsModel = (db: Connection) => db.model<UserStatsDoc>('UserStats', schema, 'user_stats');
-export type UserStatsModel = ReturnType<typeof userStatsModel>;
+/**
+ * What a record starts with besides the figures of the event that creates it (the figures of the
+ * other source start at 0): `$setOnInsert` of that event's write.
+ */
+export const STATS_FROM_LISTINGS_ON_INSERT = { totalTrades: 0, ratingSum: 0, totalReviewers: 0 } as const;
+export const STATS_FROM_TRADES_ON_INSERT = { activeListings: 0 } as const;
 
 export function toPublicStats(doc: UserStatsDoc | null): PublicStats {
   if (!doc) return { totalTrades: 0, averageRating: 0, totalReviewers: 0, activeListings: 0 };

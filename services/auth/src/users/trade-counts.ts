@@ -1,9 +1,8 @@
 import { eventRegistry } from '@ruilplein/contracts';
-import { applyIfNewer, consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { applyIfNewer, consume, exists, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import { Types } from 'mongoose';
-import type { UserModel } from '../accounts/model.ts';
-import { NOT_BEING_DELETED } from '../cleanup/deletion.ts';
-import type { UserStatsModel } from './stats.ts';
+import { NOT_BEING_DELETED, userIdOf, type UserCollection } from '../accounts/model.ts';
+import { STATS_FROM_TRADES_ON_INSERT, type UserStatsCollection } from './stats.ts';
 
 /**
  * A member's trade statistics for their public profile: the trade service announces their totals
@@ -11,7 +10,7 @@ import type { UserStatsModel } from './stats.ts';
  * per-member version; they are set only when newer, so a late or repeated event never moves them
  * back. Counts of accounts that are gone (or being deleted) are dropped, as listing-counts.ts does.
  */
-export function consumeTradeCounts(deps: { bus: Bus; db: Connection; logger: Logger; users: UserModel; stats: UserStatsModel }): Promise<Worker> {
+export function consumeTradeCounts(deps: { bus: Bus; db: Connection; logger: Logger; users: UserCollection; stats: UserStatsCollection }): Promise<Worker> {
   const { users, stats } = deps;
   return consume(deps.bus, {
     durable: 'auth-trade-counts',
@@ -21,8 +20,8 @@ export function consumeTradeCounts(deps: { bus: Bus; db: Connection; logger: Log
     logger: deps.logger,
     handler: async (event) => {
       const { userId, version, totalTrades, ratingSum, totalReviewers } = event.payload;
-      if (!Types.ObjectId.isValid(userId) || !(await users.exists({ _id: userId, ...NOT_BEING_DELETED }))) return;
-      await applyIfNewer(stats, userId, version, { totalTrades, ratingSum, totalReviewers, tradeStatsAt: new Date(event.occurredAt) }, { field: 'tradeStatsVersion' });
+      if (!Types.ObjectId.isValid(userId) || !(await exists(users, { _id: userIdOf(userId), ...NOT_BEING_DELETED }))) return;
+      await applyIfNewer(stats, userId, version, { totalTrades, ratingSum, totalReviewers, tradeStatsAt: new Date(event.occurredAt) }, { field: 'tradeStatsVersion', setOnInsert: STATS_FROM_TRADES_ON_INSERT });
     },
   });
 }

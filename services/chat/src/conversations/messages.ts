@@ -1,9 +1,10 @@
 // Reading and storing messages. A message gets the next number of its conversation in one
 // conditional update (`{_id, open: true}`, `$inc seq`), so numbers grow by one per conversation and
 // nothing is numbered once the conversation is closed; the message is then inserted under that
-// number, and only after the insert was acknowledged is it broadcast (routes.ts).
-import { CHAT_FORMER_MEMBER_NAME, CHAT_HISTORY_MAX, CHAT_MESSAGES, chatClosedMessage, type ChatMessage } from '@ruilplein/contracts';
-import { conflict, forbidden, notFound } from '@ruilplein/service-kit';
+// number together with its `chat.message.sent` event (the outbox), and only after that write was
+// acknowledged is it broadcast (routes.ts).
+import { CHAT_FORMER_MEMBER_NAME, CHAT_HISTORY_MAX, CHAT_MESSAGES, chatClosedMessage, chatPreview, eventRegistry, type ChatMessage } from '@ruilplein/contracts';
+import { conflict, createEvent, forbidden, notFound, now, outboxFields } from '@ruilplein/service-kit';
 import { conversationKey, isParty, messageKey, type ChatStore, type ConversationDoc, type MessageDoc } from './model.ts';
 
 /** A sender the members projection does not know yet (its event is still on its way). */
@@ -19,8 +20,8 @@ export async function partyConversation(store: ChatStore, offerId: number, userI
 
 /** First names by member id as the projection has them now; null for an account that is gone. */
 async function firstNames(store: ChatStore, ids: readonly string[]): Promise<Map<string, string | null>> {
-  const members = await store.members.find({ _id: { $in: [...new Set(ids)] } }, { projection: { firstName: 1, deleted: 1 } }).toArray();
-  return new Map(members.map((m) => [m._id, m.deleted ? null : m.firstName]));
+  const members = await store.members.byIds(ids);
+  return new Map([...members.values()].map((m) => [m._id, m.deleted ? null : m.firstName]));
 }
 
 function present(doc: MessageDoc, names: ReadonlyMap<string, string | null>): ChatMessage {
@@ -81,8 +82,31 @@ export async function storeMessage(store: ChatStore, offerId: number, userId: st
     senderId: userId,
     senderFirstName: name === null ? CHAT_FORMER_MEMBER_NAME : name || UNKNOWN_FIRST_NAME,
     content,
-    sentAt: new Date(),
+    sentAt: now(),
   };
-  await store.messages.insertOne(doc);
+  // The message and its event in one single-document write: both or neither (the outbox relay
+  // publishes it after).
+  const recipient = numbered.senderId === userId ? numbered.receiverId : numbered.senderId;
+  const event = createEvent(eventRegistry, 'chat.message.sent', {
+    messageId: doc.seq,
+    version: 1,
+    offerId,
+    senderId: userId,
+    recipientIds: [recipient],
+    preview: chatPreview(content),
+    sentAt: doc.sentAt.toISOString(),
+  });
+  await store.messages.insertOne({ ...doc, ...asInserted(outboxFields(event)) });
   return present(doc, names);
+}
+
+/** The kit's outbox fields (`$set` paths such as `outbox.<event id>`) as fields of a new document: an insert takes no dotted paths. */
+function asInserted(fields: Record<string, unknown>): Record<string, unknown> {
+  const doc: Record<string, Record<string, unknown> | unknown> = {};
+  for (const [path, value] of Object.entries(fields)) {
+    const dot = path.indexOf('.');
+    if (dot === -1) doc[path] = value;
+    else ((doc[path.slice(0, dot)] ??= {}) as Record<string, unknown>)[path.slice(dot + 1)] = value;
+  }
+  return doc;
 }

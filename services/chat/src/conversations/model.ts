@@ -1,5 +1,5 @@
 import type { OfferStatus } from '@ruilplein/contracts';
-import type { Connection } from '@ruilplein/service-kit';
+import { collection, memberProjection, type Connection, type Member, type MemberProjection, type OutboxEntry } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 
 /**
@@ -38,28 +38,25 @@ export interface MessageDoc {
   senderFirstName: string;
   content: string;
   sentAt: Date;
+  /** Its `chat.message.sent` until the relay published it (the kit's outbox.ts). */
+  outbox?: Record<string, OutboxEntry>;
+  outboxPending?: true;
 }
 
-/** What the chat knows of a member: the projection of auth's `auth.user.*` events (names only). */
-export interface MemberDoc {
-  _id: string;
-  version: number;
-  firstName: string;
-  /** The account is gone: a tombstone that ignores every older event. */
-  deleted?: boolean;
-}
+/** What the chat knows of a member: the kit's projection of auth's `auth.user.*` events (first names only). */
+export type MemberDoc = Member<'firstName'>;
 
 export interface ChatStore {
   conversations: mongo.Collection<ConversationDoc>;
   messages: mongo.Collection<MessageDoc>;
-  members: mongo.Collection<MemberDoc>;
+  members: MemberProjection<'firstName'>;
 }
 
 export function chatStore(db: Connection): ChatStore {
   return {
-    conversations: db.collection<ConversationDoc>('conversations') as unknown as mongo.Collection<ConversationDoc>,
-    messages: db.collection<MessageDoc>('messages') as unknown as mongo.Collection<MessageDoc>,
-    members: db.collection<MemberDoc>('members') as unknown as mongo.Collection<MemberDoc>,
+    conversations: collection<ConversationDoc>(db, 'conversations'),
+    messages: collection<MessageDoc>(db, 'messages'),
+    members: memberProjection(db, { fields: ['firstName'] }),
   };
 }
 

@@ -1,24 +1,30 @@
-import { CHAT_MESSAGES, chatRoutes } from '@ruilplein/contracts';
-import { badRequest, type Api } from '@ruilplein/service-kit';
+import { CHAT_MESSAGES } from '@ruilplein/contracts';
+import { badRequest, type HandlerPart, type OutboxRelay, type Router } from '@ruilplein/service-kit';
 import type { Hub } from '../hub/hub.ts';
 import { listMessages, partyConversation, storeMessage } from './messages.ts';
-import type { ChatStore } from './model.ts';
+import { messageKey, type ChatStore } from './model.ts';
 
-export function chatHttp(api: Api, store: ChatStore, hub: Pick<Hub, 'broadcast'>) {
-  api.handle(chatRoutes.messages, async ({ params, query, principal }) => {
-    const conversation = await partyConversation(store, params.offerId, principal.userId.toLowerCase());
-    return listMessages(store, conversation, query.after);
-  });
+export function chatHandlers(store: ChatStore, hub: Pick<Hub, 'broadcast'>, relay: Pick<OutboxRelay, 'kick'>) {
+  return {
+    chat: {
+      messages: async ({ params, query, principal }) => {
+        const conversation = await partyConversation(store, params.offerId, principal.userId.toLowerCase());
+        return listMessages(store, conversation, query.after);
+      },
+      send: async ({ body, principal }) => {
+        const message = await storeMessage(store, body.tradeOfferId, principal.userId.toLowerCase(), body.content);
+        // Stored (acknowledged by the store) before anyone is shown it; its event follows through the outbox.
+        hub.broadcast(message);
+        relay.kick(store.messages.collectionName, messageKey(message.tradeOfferId, message.id));
+        return message;
+      },
+    },
+  } satisfies HandlerPart<'chat'>;
+}
 
-  api.handle(chatRoutes.send, async ({ body, principal }) => {
-    const message = await storeMessage(store, body.tradeOfferId, principal.userId.toLowerCase(), body.content);
-    // Stored (acknowledged by the store) before anyone is shown it.
-    hub.broadcast(message);
-    return message;
-  });
-
+export function chatPlain(router: Router) {
   // The hub answers websockets only: with several replicas, long-polling would need sticky sessions.
-  api.router.all(/^\/chathub(\/|$)/i, () => {
+  router.all(/^\/chathub(\/|$)/i, () => {
     throw badRequest(CHAT_MESSAGES.websocketOnly);
   });
 }

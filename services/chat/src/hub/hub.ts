@@ -11,6 +11,13 @@
 // the same offer. Without recovery (window over, or the replica was killed before it could keep
 // the session) the client reads what it missed: GET /api/chat/{id}?after=<last id>, or
 // `auth: { lastMessageId }` on connect, which makes the hub send them first.
+//
+// A socket outlives the check at its upgrade, so revocations reach it too: when auth revokes a
+// member's tokens (logout, password change, deletion, suspension) it announces it (the kit's
+// revocations.ts) and every replica closes that member's sockets whose token is older, at once, as
+// a server disconnect: no session is kept to recover, and the client does not reconnect by itself.
+// Connecting again needs a token that is not revoked. Announcements lost while Redis was away are
+// made up for by checking every socket again on reconnect, and every `revocationSweepMs`.
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket as NetSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -34,7 +41,7 @@ export interface HubDeps {
   logger: Logger;
   verifyToken: TokenVerifier;
   /** Token versions for revocation (`kit.redis()`: fails at once while Redis is away). */
-  tokens: Pick<RedisClientType, 'get'>;
+  tokens: Pick<RedisClientType, 'get' | 'mGet'>;
   allowOrigin: (origin: string | undefined) => boolean;
   /**
    * Shares rooms and sessions between replicas (a client of its own, with an offline queue: the
@@ -45,12 +52,17 @@ export interface HubDeps {
   streamName?: string;
   /** How long a disconnected socket can be recovered; 2 minutes by default. */
   recoveryMs?: number;
+  /** How often every socket's token is checked against revocations that were not announced; 1 minute by default. */
+  revocationSweepMs?: number;
 }
 
 /** Who was let in, and for which offer, by the upgrade check. */
 interface Admission {
   userId: string;
   offerId: number;
+  /** The member's id as the token names it (the key of its token version), and the token's version. */
+  tokenUserId: string;
+  tokenVersion: number;
   /** When the token ends (ms): the socket is closed then, and the client comes back with a new one. */
   expiresAt: number;
 }
@@ -64,6 +76,11 @@ export interface Hub {
   broadcast(message: ChatMessage): void;
   /** Tells the offer's room that its status changed. */
   offerChanged(offer: OfferEvent): void;
+  /**
+   * Closes this replica's sockets whose token was revoked since it was checked: those of `userId`
+   * (a revocation was announced), or all of them. Resolves to how many it closed.
+   */
+  closeRevoked(userId?: string): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -99,7 +116,7 @@ export function createHub(deps: HubDeps): Hub {
     if (!OFFER_ID.test(offer)) throw badRequest(CHAT_MESSAGES.invalidOffer);
     const userId = principal.userId.toLowerCase();
     const conversation = await partyConversation(store, Number(offer), userId);
-    return { userId, offerId: conversation.offerId, expiresAt: expiryOf(token) };
+    return { userId, offerId: conversation.offerId, tokenUserId: principal.userId, tokenVersion: principal.tokenVersion, expiresAt: expiryOf(token) };
   }
 
   /** The gateway checks this too; the hub checks it again because a socket outlives requests. */
@@ -156,12 +173,14 @@ export function createHub(deps: HubDeps): Hub {
   });
 
   io.on('connection', (socket: Socket) => {
-    const { offerId, expiresAt } = socket.data as SocketData;
+    const { offerId, userId, expiresAt } = socket.data as SocketData;
     if (!socket.recovered) void socket.join(roomOf(offerId));
     // A socket lives no longer than its token: closed as a lost connection would be, so the client
     // reconnects with a renewed token and recovers what it missed meanwhile.
-    const expiry = setTimeout(() => socket.conn.close(), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now())));
+    const expiry = setTimeout(() => socket.conn.close(), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - realNowMs())));
     socket.once('disconnect', () => clearTimeout(expiry));
+    // A revocation announced between the upgrade's check and now found no socket to close.
+    closeRevoked(userId).catch((err: unknown) => logger.warn({ err }, 'chat hub: revocation check failed'));
     const last: unknown = (socket.handshake.auth as { lastMessageId?: unknown }).lastMessageId;
     if (!socket.recovered && typeof last === 'number' && Number.isInteger(last) && last >= 0) {
       catchUp(socket, offerId, last).catch((err: unknown) => logger.warn({ err, offerId }, 'chat hub: catch-up failed'));
@@ -178,9 +197,35 @@ export function createHub(deps: HubDeps): Hub {
     }
   }
 
+  /** Sockets whose token version is below the member's current one are closed, ending their session. */
+  async function closeRevoked(userId?: string): Promise<number> {
+    const id = userId?.toLowerCase();
+    const sockets = [...io.of('/').sockets.values()].filter((s) => id === undefined || (s.data as SocketData).userId === id);
+    if (!sockets.length) return 0;
+    const members = [...new Set(sockets.map((s) => (s.data as SocketData).tokenUserId))];
+    const versions = await withTimeout(deps.tokens.mGet(members.map(tokenVersionKey)), 1000);
+    const current = new Map(members.map((member, i) => [member, versions[i]]));
+    let closed = 0;
+    for (const socket of sockets) {
+      const { tokenUserId, tokenVersion } = socket.data as SocketData;
+      const version = current.get(tokenUserId);
+      if (version == null || Number(version) <= tokenVersion || !socket.connected) continue;
+      socket.disconnect(true);
+      closed++;
+    }
+    if (closed) logger.info({ userId, closed }, 'chat hub: sockets of revoked tokens closed');
+    return closed;
+  }
+
+  const sweep = setInterval(() => {
+    closeRevoked().catch((err: unknown) => logger.warn({ err }, 'chat hub: revocation sweep failed'));
+  }, deps.revocationSweepMs ?? 60_000);
+  sweep.unref();
+
   return {
     io,
     onUpgrade,
+    closeRevoked,
     broadcast(message) {
       io.to(roomOf(message.tradeOfferId)).emit(CHAT_HUB.receiveMessage, message.sender.firstName, message.content, message);
     },
@@ -188,6 +233,7 @@ export function createHub(deps: HubDeps): Hub {
       io.to(roomOf(offer.id)).emit(CHAT_HUB.offerUpdated, { id: offer.id, status: offer.status, version: offer.version });
     },
     async stop() {
+      clearInterval(sweep);
       // Each socket's session is kept ("server shutting down"): its client recovers on another replica.
       await io.close();
     },
@@ -198,12 +244,19 @@ function hubError(status: number, message: string) {
   return Object.assign(new Error(message), { data: { status } });
 }
 
-/** `exp` of a token the verifier accepted (so it has one), in milliseconds. */
+/**
+ * Real time, not the platform's clock (which tests and demos move): a token's `exp` is real time,
+ * and the verifier (jose) checks it against real time.
+ */
+// eslint-disable-next-line no-restricted-syntax -- a JWT's exp is compared with real time
+const realNowMs = () => Date.now();
+
+/** `exp` of a token the verifier accepted (so it has one), in real-time milliseconds. */
 function expiryOf(token: string): number {
   try {
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
-    return typeof payload.exp === 'number' ? payload.exp * 1000 : Date.now() + 15 * 60_000;
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : realNowMs() + 15 * 60_000;
   } catch {
-    return Date.now() + 15 * 60_000;
+    return realNowMs() + 15 * 60_000;
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Category } from '@ruilplein/contracts';
-import type { Bus, Logger, Worker } from '@ruilplein/service-kit';
-import { toCategory, type CategoryModel } from './model.ts';
+import { followStream, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
+import { toCategory, type CategoryCollection } from './model.ts';
 
 /** Also reloaded on a timer, so a change whose event went missing still shows within this time. */
 const SAFETY_REFRESH_MS = 5 * 60_000;
@@ -22,8 +22,8 @@ export interface CategoryCache extends Worker {
   refresh(): Promise<void>;
 }
 
-async function load(categories: CategoryModel): Promise<CategorySnapshot> {
-  const list = (await categories.find({}).sort({ position: 1 }).lean()).map(toCategory);
+async function load(categories: CategoryCollection): Promise<CategorySnapshot> {
+  const list = (await categories.find({}).sort({ position: 1 }).toArray()).map(toCategory);
   const json = JSON.stringify(list);
   return { list, json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
 }
@@ -34,14 +34,15 @@ async function load(categories: CategoryModel): Promise<CategorySnapshot> {
  * write, seen through an ephemeral ordered consumer of the service's own stream) and after this
  * replica's own writes (`refresh()`).
  */
-export async function startCategoryCache(categories: CategoryModel, bus: Bus, logger: Logger): Promise<CategoryCache> {
+export async function startCategoryCache(categories: CategoryCollection, bus: Bus, logger: Logger): Promise<CategoryCache> {
   // Listen before the first load: a change after it is then always followed by a reload.
-  const consumer = await bus.js.consumers.get('listing', {
+  const messages = await followStream(bus, 'listing', {
     filterSubjects: ['listing.category.>'],
-    opt_start_time: new Date(Date.now() - START_MARGIN_MS).toISOString(),
-    headers_only: true,
+    // Real time, not the platform's: NATS stamps the stream's messages with its own clock.
+    // eslint-disable-next-line no-restricted-syntax
+    startTime: new Date(Date.now() - START_MARGIN_MS).toISOString(),
+    headersOnly: true,
   });
-  const messages = await consumer.consume();
   let snapshot = await load(categories);
 
   let running: Promise<void> | undefined;

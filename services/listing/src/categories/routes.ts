@@ -1,5 +1,5 @@
-import { categoryQueries, categoryRoutes } from '@ruilplein/contracts';
-import { serveQuery, type Api, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
+import { categoryQueries } from '@ruilplein/contracts';
+import { serveQuery, type HandlerPart, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { CategoryCache } from './cache.ts';
 
 /**
@@ -8,15 +8,19 @@ import type { CategoryCache } from './cache.ts';
  */
 const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
 
-export function categoryHttp(api: Api, cache: CategoryCache) {
-  api.handle(categoryRoutes.list, ({ res }) => {
-    const { list, json, etag } = cache.current();
-    res.setHeader('cache-control', CACHE_CONTROL);
-    // With the ETag set, express answers a matching If-None-Match with 304.
-    res.setHeader('etag', etag);
-    res.type('json').send(json);
-    return list;
-  });
+export function categoryHandlers(cache: CategoryCache) {
+  return {
+    category: {
+      list: ({ res }) => {
+        const { list, json, etag } = cache.current();
+        res.setHeader('cache-control', CACHE_CONTROL);
+        // With the ETag set, express answers a matching If-None-Match with 304.
+        res.setHeader('etag', etag);
+        res.type('json').send(json);
+        return list;
+      },
+    },
+  } satisfies HandlerPart<'listing'>;
 }
 
 export function categoryQueriesWorker(bus: Bus, cache: CategoryCache, logger: Logger): Worker {

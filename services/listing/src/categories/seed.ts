@@ -1,6 +1,6 @@
 import { eventRegistry } from '@ruilplein/contracts';
 import { createEvent, outboxFields } from '@ruilplein/service-kit';
-import type { CategoryModel } from './model.ts';
+import type { CategoryCollection } from './model.ts';
 
 /** Icon names are lucide icon names; premium categories are only for Premium members (spec 2 §8). */
 export const CATEGORIES = [
@@ -34,7 +34,7 @@ export const CATEGORIES = [
  * Inserts missing categories and leaves existing ones alone (safe on every start and on several
  * replicas at once); each insert queues `listing.category.created` in the same write.
  */
-export async function seedCategories(categories: CategoryModel): Promise<number> {
+export async function seedCategories(categories: CategoryCollection): Promise<number> {
   const result = await categories.bulkWrite(
     CATEGORIES.map((c, position) => {
       const event = createEvent(eventRegistry, 'listing.category.created', { id: c._id, version: 1, name: c.name, icon: c.icon, isPremium: c.isPremium });

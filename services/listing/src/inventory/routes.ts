@@ -1,5 +1,5 @@
-import { DEFAULT_CRATE, inventoryQueries, listingRoutes, USER_MESSAGES, type InventoryItem } from '@ruilplein/contracts';
-import { notFound, serveQuery, type Api, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
+import { DEFAULT_CRATE, inventoryQueries, USER_MESSAGES, type InventoryItem } from '@ruilplein/contracts';
+import { now as platformNow, notFound, serveQuery, type HandlerPart, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { ListingContext } from '../listings/context.ts';
 import { listingsByIds, type ListingDoc } from '../listings/model.ts';
 import { canSee, viewerOf, type Viewer } from '../listings/visibility.ts';
@@ -32,19 +32,23 @@ const itemOf = (doc: ListingDoc): InventoryItem => ({
  * viewer, for another service) newest first, then the crate. A member the service does not know,
  * or whose account is gone, has no inventory (404).
  */
-export async function inventoryOf(ctx: ListingContext, userId: string, viewer?: Viewer, now = new Date()): Promise<InventoryItem[]> {
+export async function inventoryOf(ctx: ListingContext, userId: string, viewer?: Viewer, now = platformNow()): Promise<InventoryItem[]> {
   const id = userId.toLowerCase();
-  const member = await ctx.members.findById(id, { deleted: 1 }).lean();
+  const member = await ctx.members.byId(id);
   if (!member || member.deleted) throw notFound(USER_MESSAGES.userNotFound);
   const docs = await listingsByIds(ctx.listings, (await ctx.counter.ids(id)).active, { ownerId: id, active: true });
   return [...docs.filter((d) => !viewer || canSee(d, viewer, now)).map(itemOf), crateOf(id)];
 }
 
-export function inventoryHttp(api: Api, ctx: ListingContext) {
-  api.handle(listingRoutes.inventory, async ({ principal, params }) => {
-    const now = new Date();
-    return inventoryOf(ctx, params.userId, await viewerOf(ctx.members, principal, now), now);
-  });
+export function inventoryHandlers(ctx: ListingContext) {
+  return {
+    listing: {
+      inventory: async ({ principal, params }) => {
+        const now = platformNow();
+        return inventoryOf(ctx, params.userId, await viewerOf(ctx.members, principal, now), now);
+      },
+    },
+  } satisfies HandlerPart<'listing'>;
 }
 
 /** `rpc.listing.inventory.get`: for the trade service's checks, every active listing of the member plus the crate. */
@@ -54,7 +58,7 @@ export function inventoryQueriesWorker(bus: Bus, ctx: ListingContext, logger: Lo
     'listing',
     inventoryQueries.get,
     async ({ userId, viewerId }) => {
-      const now = new Date();
+      const now = platformNow();
       // Roles from the projection only: a query carries no token.
       return inventoryOf(ctx, userId, viewerId ? await viewerOf(ctx.members, { userId: viewerId.toLowerCase(), roles: [], tokenVersion: 0 }, now) : undefined, now);
     },

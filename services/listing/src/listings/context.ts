@@ -1,18 +1,18 @@
-import type { Logger, OutboxRelay } from '@ruilplein/service-kit';
+import type { Logger, MemberProjection, OutboxRelay } from '@ruilplein/service-kit';
 import type { CategoryCache } from '../categories/cache.ts';
-import type { MemberModel } from '../members/model.ts';
+import type { MemberField } from '../members/model.ts';
 import type { PhotoStore } from '../photos/store.ts';
-import type { WishlistModel } from '../wishlist/model.ts';
-import type { ListingModel } from './model.ts';
-import type { OwnerCounter, OwnerModel } from './owners.ts';
+import type { WishlistCollection } from '../wishlist/model.ts';
+import type { ListingCollection } from './model.ts';
+import type { OwnerCollection, OwnerCounter } from './owners.ts';
 
 /** What the listing, wishlist, inventory and member parts share. */
 export interface ListingContext {
-  listings: ListingModel;
-  owners: OwnerModel;
+  listings: ListingCollection;
+  owners: OwnerCollection;
   counter: OwnerCounter;
-  members: MemberModel;
-  wishlist: WishlistModel;
+  members: MemberProjection<MemberField>;
+  wishlist: WishlistCollection;
   photos: PhotoStore;
   categories: CategoryCache;
   relay: Pick<OutboxRelay, 'kick'>;

@@ -1,4 +1,4 @@
-import { HttpError, outboxFields } from '@ruilplein/service-kit';
+import { now as platformNow, HttpError, outboxFields, startPeriodic, type Worker } from '@ruilplein/service-kit';
 import type { ProcessedPhoto } from '../photos/image.ts';
 import type { ListingContext } from './context.ts';
 import { listingCreated, listingDeleted, listingUpdated } from './events.ts';
@@ -63,7 +63,7 @@ export interface NewListing {
  * photos, then writes the listing with its `listing.listing.created` event. What went before a
  * failure is undone (photos removed, place given back).
  */
-export async function createListing(ctx: ListingContext, input: NewListing, now = new Date()): Promise<ListingDoc> {
+export async function createListing(ctx: ListingContext, input: NewListing, now = platformNow()): Promise<ListingDoc> {
   const id = input.id ?? newListingId();
   await ctx.counter.take(input.ownerId, id, input.unlimited, now);
   let photos: ListingPhoto[] = [];
@@ -85,7 +85,7 @@ export async function createListing(ctx: ListingContext, input: NewListing, now 
     const { _id, ...fields } = doc;
     const result = await ctx.listings.updateOne({ _id }, { $setOnInsert: { ...fields, ...outboxFields(listingCreated(doc)) } }, { upsert: true });
     if (result.upsertedCount !== 1) throw new HttpError(409, 'Deze listing bestaat al.');
-    ctx.relay.kick(ctx.listings.collection.collectionName, id);
+    ctx.relay.kick(ctx.listings.collectionName, id);
   } catch (err) {
     await forget(ctx, photoPaths(photos));
     await ctx.counter.release(input.ownerId, [id]).catch((e: unknown) => ctx.logger.warn({ err: e, listingId: id }, 'place of a failed listing not given back'));
@@ -95,7 +95,7 @@ export async function createListing(ctx: ListingContext, input: NewListing, now 
     ctx.logger.warn({ err, listingId: id }, 'new listing not moved to its owner’s new place');
     return false;
   });
-  return (moved && (await ctx.listings.findById(id).lean())) || doc;
+  return (moved && (await ctx.listings.findOne({ _id: id }))) || doc;
 }
 
 /**
@@ -103,7 +103,7 @@ export async function createListing(ctx: ListingContext, input: NewListing, now 
  * owner's listings before this one existed, and it kept the old place. Checked once it is written.
  */
 async function followOwnersPlace(ctx: ListingContext, ownerId: string, used: NewListing['place']): Promise<boolean> {
-  const member = await ctx.members.findById(ownerId).lean();
+  const member = await ctx.members.byId(ownerId);
   if (!member) return false;
   const now = placeOf(member);
   if (now?.latitude === used?.latitude && now?.longitude === used?.longitude) return false;
@@ -127,9 +127,9 @@ export async function changeListing(
   decide: (doc: ListingDoc) => Change | undefined,
   options: { deletes?: boolean; now?: Date } = {},
 ): Promise<{ before: ListingDoc; after: ListingDoc } | undefined> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? platformNow();
   for (let i = 0; i < ATTEMPTS; i++) {
-    const before = await ctx.listings.findOne({ _id: id, ...LIVE }).lean();
+    const before = await ctx.listings.findOne({ _id: id, ...LIVE });
     if (!before) return undefined;
     const change = decide(before);
     if (!change) return { before, after: before };
@@ -145,7 +145,7 @@ export async function changeListing(
       },
     );
     if (result.modifiedCount === 1) {
-      ctx.relay.kick(ctx.listings.collection.collectionName, id);
+      ctx.relay.kick(ctx.listings.collectionName, id);
       return { before, after };
     }
   }
@@ -163,9 +163,9 @@ export async function updateListing(
   fields: ListingFields,
   photos: readonly ProcessedPhoto[] | undefined,
   check: (doc: ListingDoc) => void,
-  now = new Date(),
+  now = platformNow(),
 ): Promise<ListingDoc | undefined> {
-  const current = await ctx.listings.findOne({ _id: id, ...LIVE }, { ownerId: 1 }).lean();
+  const current = await ctx.listings.findOne({ _id: id, ...LIVE }, { projection: { ownerId: 1 } });
   if (!current) return undefined;
   const stored = photos?.length ? await storePhotos(ctx, current.ownerId, photos) : undefined;
   let changed;
@@ -197,7 +197,7 @@ export async function updateListing(
  * the wishlist entries on it and its photos go. Answers the listing as it was, or undefined.
  */
 export async function deleteListing(ctx: ListingContext, id: string, options: { keepPlace?: boolean; now?: Date } = {}): Promise<ListingDoc | undefined> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? platformNow();
   const changed = await changeListing(ctx, id, () => ({ set: { active: false, deletedAt: now } }), { deletes: true, now });
   if (!changed) return undefined;
   const { before } = changed;
@@ -212,11 +212,11 @@ const listingsOf = async (ctx: ListingContext, ownerId: string, filter: Record<s
   listingsByIds(ctx.listings, (await ctx.counter.ids(ownerId)).all, { ownerId, ...LIVE, ...filter });
 
 /**
- * Hook for moderation (a later issue): a blocked or banned member's listings leave search and
- * offers. Each active listing becomes inactive (announced), and the member's count goes to 0.
- * Lifting the block does not relist them by itself.
+ * For moderation (moderation/consumer.ts): a suspended member's listings leave search and offers.
+ * Each active listing becomes inactive (announced), and the member's count goes to 0. The end of
+ * the suspension does not relist them by itself.
  */
-export async function deactivateListingsOfBlockedMember(ctx: ListingContext, ownerId: string): Promise<number> {
+export async function deactivateListingsOfSuspendedMember(ctx: ListingContext, ownerId: string): Promise<number> {
   let count = 0;
   for (const { _id } of await listingsOf(ctx, ownerId, { active: true })) {
     const changed = await changeListing(ctx, _id, (doc) => (doc.active ? { set: { active: false } } : undefined));
@@ -260,7 +260,7 @@ export async function moveListingsOf(ctx: ListingContext, ownerId: string, place
 const TOMBSTONE_MIN_AGE_MS = 60_000;
 
 /** Removes deleted listings whose deletion is published (nothing pending or parked in their outbox). */
-export async function sweepTombstones(ctx: Pick<ListingContext, 'listings'>, now = new Date()): Promise<number> {
+export async function sweepTombstones(ctx: Pick<ListingContext, 'listings'>, now = platformNow()): Promise<number> {
   const swept = {
     deletedAt: { $lt: new Date(now.getTime() - TOMBSTONE_MIN_AGE_MS) },
     outboxPending: { $exists: false },
@@ -269,7 +269,7 @@ export async function sweepTombstones(ctx: Pick<ListingContext, 'listings'>, now
   // Found by a read, removed one by one by _id (with the same condition): one deleteMany would
   // hold the local store's write turn for a whole scan of the collection.
   let deleted = 0;
-  for await (const { _id } of ctx.listings.find(swept, { _id: 1 }).lean().cursor()) {
+  for await (const { _id } of ctx.listings.find(swept, { projection: { _id: 1 } })) {
     deleted += (await ctx.listings.deleteOne({ _id, ...swept })).deletedCount;
   }
   return deleted;
@@ -277,25 +277,9 @@ export async function sweepTombstones(ctx: Pick<ListingContext, 'listings'>, now
 
 /**
  * Sweeps tombstones every `intervalMs` (each replica), and never more often than twenty times a
- * sweep took: on a store that scans for them, sweeping stays a small share of its time.
+ * sweep took (startPeriodic's pacing): on a store that scans for them, sweeping stays a small
+ * share of its time.
  */
-export function startTombstoneSweeper(ctx: Pick<ListingContext, 'listings' | 'logger'>, intervalMs = 60_000): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  let last = { at: Date.now(), ms: 0 };
-  const timer = setInterval(() => {
-    if (running || Date.now() - last.at < 20 * last.ms) return;
-    const startedAt = Date.now();
-    running = sweepTombstones(ctx)
-      .catch((err: unknown) => ctx.logger.warn({ err }, 'deleted listings not swept'))
-      .finally(() => {
-        last = { at: Date.now(), ms: Date.now() - startedAt };
-        running = undefined;
-      });
-  }, intervalMs).unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startTombstoneSweeper(ctx: Pick<ListingContext, 'listings' | 'logger'>, intervalMs = 60_000): Worker {
+  return startPeriodic({ intervalMs, restFactor: 20, work: () => sweepTombstones(ctx), logger: ctx.logger, what: 'sweeping deleted listings' });
 }

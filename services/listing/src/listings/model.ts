@@ -1,7 +1,6 @@
 import type { ListingType } from '@ruilplein/contracts';
-import { LISTING_TYPES } from '@ruilplein/contracts';
-import { outboxField, type Connection } from '@ruilplein/service-kit';
-import { Schema, Types } from 'mongoose';
+import { byIds, collection, type Connection, type IndexSpec } from '@ruilplein/service-kit';
+import { Types, type mongo } from 'mongoose';
 
 /** One stored photo: the re-encoded picture and its card-sized copy, both under /uploads/listings/. */
 export interface ListingPhoto {
@@ -53,61 +52,24 @@ export interface ListingDoc {
 /** Not deleted: every read of listings adds this (or `active: true`, which implies it). */
 export const LIVE = { deletedAt: { $exists: false } } as const;
 
-const photo = new Schema<ListingPhoto>(
-  {
-    imageUrl: { type: String, required: true },
-    thumbnailUrl: { type: String, required: true },
-    width: { type: Number, required: true },
-    height: { type: Number, required: true },
-  },
-  { _id: false },
-);
+/** The listings, in their own collection (documents exactly as typed: no `__v`, dates set by the writers). */
+export const listingCollection = (db: Connection) => collection<ListingDoc>(db, 'listings');
+export type ListingCollection = mongo.Collection<ListingDoc>;
 
-const schema = new Schema<ListingDoc>(
-  {
-    _id: { type: String, required: true },
-    ownerId: { type: String, required: true },
-    title: { type: String, required: true },
-    description: { type: String, required: true },
-    listingType: { type: String, enum: LISTING_TYPES, required: true },
-    acceptsItems: { type: Boolean, required: true },
-    isPremium: { type: Boolean, required: true },
-    initialValue: { type: Number, default: null },
-    categoryIds: { type: [String], required: true },
-    photos: { type: [photo], required: true },
-    placeholder: { type: String, required: true },
-    active: { type: Boolean, required: true },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-    version: { type: Number, required: true },
-    latitude: Number,
-    longitude: Number,
-    deletedAt: Date,
-    ...outboxField,
-  },
-  { versionKey: false },
-);
-// For MongoDB's planner (FerretDB ignores indexes): a member's listings, newest first.
-schema.index({ ownerId: 1, createdAt: -1 });
-
-export const listingModel = (db: Connection) => db.model<ListingDoc>('Listing', schema, 'listings');
-export type ListingModel = ReturnType<typeof listingModel>;
+export const LISTING_INDEXES: readonly IndexSpec[] = [
+  // For MongoDB's planner (FerretDB ignores indexes): a member's listings, newest first.
+  { key: { ownerId: 1, createdAt: -1 } },
+];
 
 /** A new listing id: random, 24 lowercase hex digits like every other id of the platform. */
 export const newListingId = () => new Types.ObjectId().toHexString();
-
-/** Ids per `$in` (the local store's `_id` lookup takes up to 500 at once). */
-const IDS_PER_READ = 500;
 
 /**
  * The listings with these ids that also match `filter`, newest first. Reading by `_id` is the one
  * lookup the local FerretDB answers from an index; a member's listings are found through the ids
  * their owner document lists (owners.ts), never by scanning for `ownerId`.
  */
-export async function listingsByIds(listings: ListingModel, ids: readonly string[], filter: Record<string, unknown> = {}): Promise<ListingDoc[]> {
-  const docs: ListingDoc[] = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_READ) {
-    docs.push(...((await listings.find({ _id: { $in: ids.slice(i, i + IDS_PER_READ) }, ...filter }).lean()) as ListingDoc[]));
-  }
+export async function listingsByIds(listings: ListingCollection, ids: readonly string[], filter: mongo.Filter<ListingDoc> = {}): Promise<ListingDoc[]> {
+  const docs = await byIds(listings, ids, filter);
   return docs.sort((a, b) => +new Date(b.createdAt) - +new Date(a.createdAt) || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));
 }

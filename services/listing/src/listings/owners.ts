@@ -1,7 +1,7 @@
 import { eventRegistry, FREE_ACTIVE_LISTINGS_MAX, LISTING_MESSAGES } from '@ruilplein/contracts';
-import { createEvent, forbidden, HttpError, outboxField, outboxFields, type Connection } from '@ruilplein/service-kit';
-import { Schema } from 'mongoose';
-import { LIVE, type ListingModel } from './model.ts';
+import { now as platformNow, collection, createEvent, forbidden, HttpError, outboxFields, type Connection } from '@ruilplein/service-kit';
+import type { mongo } from 'mongoose';
+import { LIVE, type ListingCollection } from './model.ts';
 
 /**
  * Per member, the ids of their active listings (with when each was added): the counter the
@@ -26,19 +26,8 @@ export interface OwnerDoc {
   listed?: Record<string, Date>;
 }
 
-const schema = new Schema<OwnerDoc>(
-  {
-    _id: { type: String, required: true },
-    version: { type: Number, required: true },
-    active: { type: Schema.Types.Mixed, default: () => ({}) },
-    listed: { type: Schema.Types.Mixed },
-    ...outboxField,
-  },
-  { versionKey: false, minimize: false },
-);
-
-export const ownerModel = (db: Connection) => db.model<OwnerDoc>('ListingOwner', schema, 'listing_owners');
-export type OwnerModel = ReturnType<typeof ownerModel>;
+export const ownerCollection = (db: Connection) => collection<OwnerDoc>(db, 'listing_owners');
+export type OwnerCollection = mongo.Collection<OwnerDoc>;
 
 /** A place taken this long ago whose listing does not exist was left by a writer that died. */
 const STALE_AFTER_MS = 2 * 60_000;
@@ -61,7 +50,7 @@ export interface OwnerCounter {
   releaseAll(ownerId: string): Promise<void>;
 }
 
-export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (id: string) => void): OwnerCounter {
+export function ownerCounter(owners: OwnerCollection, listings: ListingCollection, kick: (id: string) => void): OwnerCounter {
   type Listed = OwnerDoc & { listed: Record<string, Date> };
 
   /**
@@ -71,21 +60,21 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
    */
   const read = async (ownerId: string): Promise<Listed> => {
     for (let i = 0; i < ATTEMPTS; i++) {
-      const doc = await owners.findById(ownerId).lean();
+      const doc = await owners.findOne({ _id: ownerId });
       if (doc?.listed) return { ...doc, active: doc.active ?? {}, listed: doc.listed };
       if (!doc) {
         try {
-          await owners.collection.insertOne({ _id: ownerId, version: 0, active: {}, listed: {} } as never);
+          await owners.insertOne({ _id: ownerId, version: 0, active: {}, listed: {} });
           return { _id: ownerId, version: 0, active: {}, listed: {} };
         } catch (err) {
           if ((err as { code?: number }).code !== 11000) throw err;
           continue;
         }
       }
-      const live = await listings.find({ ownerId, ...LIVE }, { _id: 1, active: 1, createdAt: 1 }).lean();
+      const live = await listings.find({ ownerId, ...LIVE }, { projection: { _id: 1, active: 1, createdAt: 1 } }).toArray();
       const listed = Object.fromEntries(live.map((l) => [l._id, l.createdAt]));
       const active = { ...doc.active, ...Object.fromEntries(live.filter((l) => l.active).map((l) => [l._id, l.createdAt])) };
-      const filled = await owners.collection.updateOne({ _id: ownerId, version: doc.version, listed: { $exists: false } } as never, { $set: { active, listed } });
+      const filled = await owners.updateOne({ _id: ownerId, version: doc.version, listed: { $exists: false } }, { $set: { active, listed } });
       if (filled.modifiedCount === 1) return { ...doc, active, listed };
     }
     throw busy();
@@ -97,8 +86,8 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
     const version = doc.version + 1;
     const event = createEvent(eventRegistry, 'listing.owner.counted', { userId: doc._id, version, activeListings: count });
     const removed = [...unset.map((id) => `active.${id}`), ...unlist.map((id) => `listed.${id}`)];
-    const result = await owners.collection.updateOne(
-      { _id: doc._id, version: doc.version } as never,
+    const result = await owners.updateOne(
+      { _id: doc._id, version: doc.version },
       {
         $set: {
           version,
@@ -117,7 +106,7 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
   const stale = async (doc: OwnerDoc, now: Date): Promise<string[]> => {
     const ids = Object.keys(doc.active);
     // One read: with two, a listing written between them would look present but inactive, and its place be given away.
-    const found = new Map((await listings.find({ _id: { $in: ids } }, { _id: 1, active: 1 }).lean()).map((l) => [l._id, l.active]));
+    const found = new Map((await listings.find({ _id: { $in: ids } }, { projection: { _id: 1, active: 1 } }).toArray()).map((l) => [l._id, l.active]));
     return ids.filter((id) => found.get(id) !== true && (found.has(id) || now.getTime() - new Date(doc.active[id]!).getTime() > STALE_AFTER_MS));
   };
 
@@ -132,24 +121,24 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
 
   return {
     async count(ownerId) {
-      const doc = await owners.findById(ownerId, { active: 1 }).lean();
+      const doc = await owners.findOne({ _id: ownerId }, { projection: { active: 1 } });
       return Object.keys(doc?.active ?? {}).length;
     },
 
     async ids(ownerId) {
-      const doc = await owners.findById(ownerId).lean();
+      const doc = await owners.findOne({ _id: ownerId });
       if (!doc) return { all: [], active: [] };
       const listed = doc.listed ? doc : await read(ownerId);
       return { all: Object.keys(listed.listed ?? {}), active: Object.keys(listed.active ?? {}) };
     },
 
-    async check(ownerId, unlimited, now = new Date()) {
+    async check(ownerId, unlimited, now = platformNow()) {
       if (unlimited) return;
-      const doc = await owners.findById(ownerId).lean();
+      const doc = await owners.findOne({ _id: ownerId });
       if (doc) await freePlaces(doc, now);
     },
 
-    async take(ownerId, listingId, unlimited, now = new Date()) {
+    async take(ownerId, listingId, unlimited, now = platformNow()) {
       for (let i = 0; i < ATTEMPTS; i++) {
         const doc = await read(ownerId);
         // A place this listing holds already (a retried creation) is not a new one.
@@ -161,7 +150,7 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
 
     async release(ownerId, listingIds, options = {}) {
       for (let i = 0; i < ATTEMPTS; i++) {
-        const doc = await owners.findById(ownerId).lean();
+        const doc = await owners.findOne({ _id: ownerId });
         if (!doc) return;
         const held = listingIds.filter((id) => doc.active && id in doc.active);
         const unlist = options.unlist ? listingIds.filter((id) => doc.listed && id in doc.listed) : [];
@@ -173,7 +162,7 @@ export function ownerCounter(owners: OwnerModel, listings: ListingModel, kick: (
 
     async releaseAll(ownerId) {
       for (let i = 0; i < ATTEMPTS; i++) {
-        const doc = await owners.findById(ownerId).lean();
+        const doc = await owners.findOne({ _id: ownerId });
         const held = Object.keys(doc?.active ?? {});
         if (!doc || !held.length) return;
         if (await write({ ...doc, active: doc.active, listed: doc.listed ?? {} }, {}, held)) return;

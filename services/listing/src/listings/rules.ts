@@ -1,4 +1,4 @@
-import { LISTING_MESSAGES, LISTING_PHOTOS_MAX, LISTING_PHOTOS_MAX_TOTAL_BYTES, type Category } from '@ruilplein/contracts';
+import { LISTING_MESSAGES, LISTING_PHOTOS_MAX, LISTING_PHOTOS_MAX_TOTAL_BYTES, LISTING_PHOTOS_MIN, type Category } from '@ruilplein/contracts';
 import { badRequest, forbidden, type UploadedFile } from '@ruilplein/service-kit';
 import type { ListingFields } from './lifecycle.ts';
 import type { ListingDoc } from './model.ts';
@@ -6,7 +6,7 @@ import type { ListingDoc } from './model.ts';
 /** The photos of a form: the add form sends `images`, the edit form `Images`; either is taken on both. */
 export function photosOf(files: Record<string, UploadedFile[]>, required: boolean): UploadedFile[] {
   const photos = [...(files.images ?? []), ...(files.Images ?? [])];
-  if (required && !photos.length) throw badRequest(LISTING_MESSAGES.photoRequired);
+  if (required && photos.length < LISTING_PHOTOS_MIN) throw badRequest(LISTING_MESSAGES.photoRequired);
   if (photos.length > LISTING_PHOTOS_MAX) throw badRequest(LISTING_MESSAGES.tooManyPhotos);
   if (photos.reduce((sum, f) => sum + f.size, 0) > LISTING_PHOTOS_MAX_TOTAL_BYTES) throw badRequest(LISTING_MESSAGES.photosTooLarge);
   return photos;

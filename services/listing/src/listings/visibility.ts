@@ -1,6 +1,7 @@
-import { PREMIUM_HEAD_START_HOURS } from '@ruilplein/contracts';
-import { isAdmin as tokenIsAdmin, type Principal } from '@ruilplein/service-kit';
-import { isAdmin, isPremium, placeOf, type MemberDoc, type MemberModel } from '../members/model.ts';
+import { hasAdminRole, isPremiumAt, PREMIUM_HEAD_START_HOURS } from '@ruilplein/contracts';
+import { now as platformNow, isAdmin as tokenIsAdmin, type Principal } from '@ruilplein/service-kit';
+import { placeOf, type MemberDoc } from '../members/model.ts';
+import type { ListingContext } from './context.ts';
 import type { ListingDoc } from './model.ts';
 
 /** Who is looking, as the listing service knows them (premium, place and roles from the members projection). */
@@ -18,15 +19,15 @@ export interface Viewer {
 
 export const GUEST: Viewer = { premium: false, admin: false };
 
-export async function viewerOf(members: MemberModel, principal: Principal | undefined, now = new Date()): Promise<Viewer> {
+export async function viewerOf(members: ListingContext['members'], principal: Principal | undefined, now = platformNow()): Promise<Viewer> {
   if (!principal) return GUEST;
-  const member = (await members.findById(principal.userId).lean()) ?? undefined;
+  const member = (await members.byId(principal.userId)) ?? undefined;
   const live = member && !member.deleted ? member : undefined;
   return {
     id: principal.userId,
     member: live,
-    premium: isPremium(live, now),
-    admin: isAdmin(live) || tokenIsAdmin(principal),
+    premium: isPremiumAt(live, now),
+    admin: hasAdminRole(live) || tokenIsAdmin(principal),
     place: placeOf(live),
     ...(member?.deleted && { gone: true }),
   };
@@ -39,7 +40,7 @@ export const HEAD_START_MS = PREMIUM_HEAD_START_HOURS * 3600_000;
  * a premium-only one, and any listing in its first six hours, only Premium members; the rest
  * everyone, guests included. A listing one may not see is "not found" (its existence is not told).
  */
-export function canSee(doc: Pick<ListingDoc, 'ownerId' | 'active' | 'isPremium' | 'createdAt' | 'deletedAt'>, viewer: Viewer, now = new Date()): boolean {
+export function canSee(doc: Pick<ListingDoc, 'ownerId' | 'active' | 'isPremium' | 'createdAt' | 'deletedAt'>, viewer: Viewer, now = platformNow()): boolean {
   if (doc.deletedAt) return false;
   if (viewer.id !== undefined && viewer.id === doc.ownerId) return true;
   if (!doc.active) return viewer.admin;

@@ -1,6 +1,6 @@
 import type { UploadedFile } from '@ruilplein/service-kit';
-import { LISTING_MESSAGES } from '@ruilplein/contracts';
-import { processImage, type ProcessedImage } from '@ruilplein/service-kit/upload';
+import { LISTING_MESSAGES, LISTING_PHOTO_BUDGET_MS, LISTING_PHOTO_JOBS_PER_MEMBER, LISTING_PHOTO_RETRY_SECONDS } from '@ruilplein/contracts';
+import { admitImages, ImageBusy, PerKeyLimit, processImage, type ProcessedImage } from '@ruilplein/service-kit/upload';
 import sharp from 'sharp';
 
 /** Longest side of a stored photo: the detail page's carousel and full-screen view. */
@@ -14,25 +14,59 @@ export interface ProcessedPhoto extends ProcessedImage {
   thumbnail: Buffer;
 }
 
+/** Creates and edits with photos in progress per member, in this process. */
+const memberJobs = new PerKeyLimit(LISTING_PHOTO_JOBS_PER_MEMBER);
+
+interface PhotoJob {
+  /** The member whose request it is: one job of theirs at a time (LISTING_PHOTO_JOBS_PER_MEMBER). */
+  memberId: string;
+  /** performance.now() when the request reached its handler: the budget counts from there. */
+  startedAt: number;
+}
+
 /**
  * Checks each upload by its content (JPG, PNG or WEBP that really decodes) and re-encodes it as a
  * WebP of at most PHOTO_MAX_SIDE pixels without metadata (EXIF, GPS), with a THUMBNAIL_SIDE copy;
- * the first one also gets the tiny placeholder. One after another: the kit bounds decoding per
- * process anyway, and a refused photo stops the rest. Nothing is stored here.
+ * the first one also gets the tiny placeholder. All queued at once: the kit bounds decoding per
+ * process, and a refused photo refuses the request. Nothing is stored here.
+ *
+ * With a `job` (a member's create or edit) the work is bounded so the request is answered before
+ * the gateway's timeout: a member's second job at once is 429; photos that would not, or did not,
+ * get done within LISTING_PHOTO_BUDGET_MS are 503 (ImageBusy, with Retry-After). The caller checks
+ * `checkPhotoTime` again right before it writes anything.
  */
-export async function processPhotos(files: readonly Pick<UploadedFile, 'data'>[]): Promise<ProcessedPhoto[]> {
-  const photos: ProcessedPhoto[] = [];
-  for (const [i, file] of files.entries()) {
-    const image = await processImage(file.data, {
-      maxSide: PHOTO_MAX_SIDE,
-      maxInputPixels: MAX_INPUT_PIXELS,
-      thumbnail: THUMBNAIL_SIDE,
-      placeholder: i === 0,
-      messages: { wrongType: LISTING_MESSAGES.photoNotImage, tooManyPixels: LISTING_MESSAGES.photoTooManyPixels },
-    });
-    photos.push({ ...image, thumbnail: image.thumbnail! });
+export async function processPhotos(files: readonly Pick<UploadedFile, 'data'>[], job?: PhotoJob): Promise<ProcessedPhoto[]> {
+  const budget = job && { deadline: job.startedAt + LISTING_PHOTO_BUDGET_MS, busy: LISTING_MESSAGES.photosBusy };
+  const leave = job && memberJobs.enter(job.memberId);
+  if (job && !leave) throw new ImageBusy(429, LISTING_MESSAGES.photosBusyMember, LISTING_PHOTO_RETRY_SECONDS);
+  try {
+    const admitted = budget && (await admitImages(files.map((f) => f.data), budget));
+    try {
+      // All at once: the kit's slots decide how many run, so one request's photos use every slot.
+      const images = await Promise.all(
+        files.map((file, i) =>
+          processImage(file.data, {
+            maxSide: PHOTO_MAX_SIDE,
+            maxInputPixels: MAX_INPUT_PIXELS,
+            thumbnail: THUMBNAIL_SIDE,
+            placeholder: i === 0,
+            messages: { wrongType: LISTING_MESSAGES.photoNotImage, tooManyPixels: LISTING_MESSAGES.photoTooManyPixels },
+            ...(budget && { budget }),
+          }),
+        ),
+      );
+      return images.map((image) => ({ ...image, thumbnail: image.thumbnail! }));
+    } finally {
+      admitted?.release();
+    }
+  } finally {
+    leave?.();
   }
-  return photos;
+}
+
+/** A job whose photo budget is spent is refused before anything is written: the gateway may have given up. */
+export function checkPhotoTime(job: PhotoJob): void {
+  if (performance.now() > job.startedAt + LISTING_PHOTO_BUDGET_MS) throw new ImageBusy(503, LISTING_MESSAGES.photosBusy, LISTING_PHOTO_RETRY_SECONDS);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { listingRoutes } from '@ruilplein/contracts';
-import { HttpError, type Api } from '@ruilplein/service-kit';
+import { HttpError, nowMs, type HandlerPart } from '@ruilplein/service-kit';
 import type { CategoryCache } from '../categories/cache.ts';
 import { categoryIndex } from '../listings/present.ts';
 import type { SearchService } from './sync.ts';
@@ -11,24 +10,27 @@ export const SEARCH_LOADING = 'Zoeken is zo weer beschikbaar. Probeer het over e
  * GET /api/listing and /api/listing/recommendations, answered from this replica's index. Register
  * before `/api/listing/:id`: express matches in order.
  */
-export function searchHttp(api: Api, search: SearchService, categories: CategoryCache) {
+export function searchHandlers(search: SearchService, categories: CategoryCache) {
   const engine = () => {
     if (!search.isReady()) throw new HttpError(503, SEARCH_LOADING);
     return search.engine;
   };
-
-  api.handle(listingRoutes.search, ({ query, principal }) => {
-    const e = engine();
-    const now = Date.now();
-    const page = e.search(e.searcher(principal.userId, now), query, now);
-    return e.cards(page, categoryIndex(categories.current()));
-  });
-
-  // The kit has checked that `userId` is the caller.
-  api.handle(listingRoutes.recommendations, ({ query, principal }) => {
-    const e = engine();
-    const now = Date.now();
-    const page = e.recommendations(e.searcher(principal.userId, now), query.radiusKm, query.page, now);
-    return e.cards(page, categoryIndex(categories.current()));
-  });
+  return {
+    listing: {
+      search: ({ query, principal }) => {
+        const e = engine();
+        // The platform's clock: moving it ends the six-hour head start here as on the detail page.
+        const now = nowMs();
+        const page = e.search(e.searcher(principal.userId, now), query, now);
+        return e.cards(page, categoryIndex(categories.current()));
+      },
+      // The kit has checked that `userId` is the caller.
+      recommendations: ({ query, principal }) => {
+        const e = engine();
+        const now = nowMs();
+        const page = e.recommendations(e.searcher(principal.userId, now), query.radiusKm, query.page, now);
+        return e.cards(page, categoryIndex(categories.current()));
+      },
+    },
+  } satisfies HandlerPart<'listing'>;
 }

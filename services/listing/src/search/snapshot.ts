@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
-import type { Connection } from '@ruilplein/service-kit';
+import type { Column, TableImage } from '@ruilplein/search';
+import { now as clock, nowMs, type Connection } from '@ruilplein/service-kit';
 import { mongo } from 'mongoose';
-import type { Column, TableImage } from './slots.ts';
 
 /**
  * Snapshots of the search index in the store, so a replica starts by reading a few hundred large
@@ -14,8 +14,8 @@ import type { Column, TableImage } from './slots.ts';
  * and then; the two newest are kept.
  */
 
-/** Changes whenever the layout of the tables changes: older snapshots are then ignored. */
-export const SNAPSHOT_FORMAT = 1;
+/** Changes whenever the layout of the tables changes: older snapshots are then ignored (2: members' roles as a column). */
+export const SNAPSHOT_FORMAT = 2;
 const HEADS = 'search_snapshots';
 const PART_BYTES = 4 * 1024 * 1024;
 const KEEP = 2;
@@ -105,7 +105,7 @@ export async function latestSnapshot(db: Connection): Promise<Head | undefined> 
 }
 
 /** Takes the writer's lease for `ms` when nobody holds it; answers whether it did. */
-export async function takeLease(db: Connection, owner: string, ms: number, now = new Date()): Promise<boolean> {
+export async function takeLease(db: Connection, owner: string, ms: number, now = clock()): Promise<boolean> {
   try {
     const result = await heads(db).updateOne(
       { _id: 'lease', kind: 'lease', until: { $lt: now } } as never,
@@ -128,7 +128,7 @@ export async function releaseLease(db: Connection, owner: string): Promise<void>
  * the head that makes it visible; then removes all but the newest two.
  */
 export async function writeSnapshot(db: Connection, image: SnapshotImage, positions: StreamPositions): Promise<{ id: string; bytes: number; storedBytes: number }> {
-  const id = `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
+  const id = `${nowMs().toString(36)}-${randomUUID().slice(0, 8)}`;
   const collection = `search_snapshot_${id.replace(/-/g, '_')}`;
   const sections = [...sectionsOf('listings', image.listings), ...sectionsOf('members', image.members)];
   const parts = db.collection<Part>(collection);
@@ -162,7 +162,7 @@ export async function writeSnapshot(db: Connection, image: SnapshotImage, positi
     kind: 'head',
     format: SNAPSHOT_FORMAT,
     collection,
-    createdAt: new Date(),
+    createdAt: clock(),
     ...positions,
     listings: image.listings.meta,
     members: image.members.meta,
@@ -184,7 +184,7 @@ export async function pruneSnapshots(db: Connection): Promise<void> {
   const names = new Set(kept.map((h) => h.collection));
   const collections = await db.db!.listCollections({}, { nameOnly: true }).toArray();
   // Parts younger than an hour may belong to a snapshot being written right now.
-  const hourAgo = Date.now() - 3600_000;
+  const hourAgo = nowMs() - 3600_000;
   for (const { name } of collections) {
     if (!name.startsWith('search_snapshot_') || names.has(name)) continue;
     const started = parseInt(name.slice('search_snapshot_'.length).split('_')[0]!, 36);

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EventEnvelopeSchema, eventRegistry, type EventEnvelope } from '@ruilplein/contracts';
-import { ensureStream, publishEvent, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
-import { DeliverPolicy, NatsError, type ConsumerMessages } from 'nats';
+import { INTEREST_WINDOW_MS, InterestBook, ListingIndex, MemberTable, SearchEngine, type ListingState } from '@ruilplein/search';
+import { ensureStream, followStream, nowMs, publishEvent, type Bus, type Connection, type Logger, type StreamFeed, type Worker } from '@ruilplein/service-kit';
+import { NatsError } from 'nats';
 import type { ListingDoc } from '../listings/model.ts';
 import type { MemberDoc } from '../members/model.ts';
-import { INTEREST_WINDOW_MS, InterestBook } from './interest.ts';
-import { ListingIndex, type ListingState } from './listings.ts';
-import { MemberTable } from './members.ts';
-import { SearchEngine } from './query.ts';
 import { latestSnapshot, readSnapshot, releaseLease, takeLease, writeSnapshot, type SnapshotHead, type StreamPositions } from './snapshot.ts';
 
 /** The members projection's durable consumer (members/consumer.ts): what it acknowledged is in the `members` collection. */
@@ -111,7 +108,7 @@ export function startSearch(deps: SearchDeps): SearchService {
   let engine = new SearchEngine(index, members, interest);
   /** What the tables reflect: the last sequence applied from each stream. */
   const positions: StreamPositions = { listingSeq: 0, authSeq: 0 };
-  const feeds: ConsumerMessages[] = [];
+  const feeds: StreamFeed[] = [];
   const loops: Promise<void>[] = [];
   const owner = randomUUID();
   let stopped = false;
@@ -124,11 +121,11 @@ export function startSearch(deps: SearchDeps): SearchService {
   const applyListing = (type: ListingEventType, payload: unknown) => {
     if (type === 'listing.listing.deleted') {
       const p = eventRegistry[type].parse(payload);
-      if (index.remove(p.id, p.version)) interest.forget(index.find(p.id));
+      if (index.remove(p.id, p.version, nowMs())) interest.forget(index.find(p.id));
       return;
     }
     const p = eventRegistry[type].parse(payload);
-    if (index.apply(p) && !p.active) interest.forget(index.find(p.id));
+    if (index.apply(p, nowMs()) && !p.active) interest.forget(index.find(p.id));
   };
 
   const applyMember = (type: string, payload: unknown) => {
@@ -147,11 +144,7 @@ export function startSearch(deps: SearchDeps): SearchService {
     handle: (type: string, payload: unknown) => void,
     applied?: (seq: number) => void,
   ) => {
-    const consumer = await bus.js.consumers.get(stream, {
-      filterSubjects: options.filterSubjects,
-      ...(options.opt_start_time ? { opt_start_time: options.opt_start_time } : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: Math.max(1, options.opt_start_seq ?? 1) }),
-    });
-    const messages = await consumer.consume();
+    const messages = await followStream(bus, stream, { filterSubjects: options.filterSubjects, startSeq: options.opt_start_seq, startTime: options.opt_start_time });
     feeds.push(messages);
     loops.push(
       (async () => {
@@ -204,7 +197,7 @@ export function startSearch(deps: SearchDeps): SearchService {
     );
     for await (const doc of listingDocs) {
       if (stopped) return undefined;
-      index.apply(fromDoc(doc));
+      index.apply(fromDoc(doc), nowMs());
     }
     return { listingSeq, authSeq };
   };
@@ -247,14 +240,16 @@ export function startSearch(deps: SearchDeps): SearchService {
       },
       (seq) => (positions.listingSeq = seq),
     );
-    const since = new Date(Date.now() - INTEREST_WINDOW_MS).toISOString();
+    // A stream position, so the real time (JetStream stamps messages with it), not the platform's
+    // clock: moved forward, that would start past the messages. Signs still count by platform time.
+    const since = new Date(performance.timeOrigin + performance.now() - INTEREST_WINDOW_MS).toISOString();
     for (const source of INTEREST_SOURCES) {
       await follow(source.stream, { filterSubjects: [source.subject], opt_start_time: since }, (type, payload) => {
         if (type !== source.subject) return;
         const { listingIds, memberId, at } = source.read(payload);
         for (const id of listingIds) {
           const slot = index.find(id);
-          if (slot >= 0 && index.has(id)) interest.record(slot, memberId, source.kind, new Date(at).getTime());
+          if (slot >= 0 && index.has(id)) interest.record(slot, memberId, source.kind, new Date(at).getTime(), nowMs());
         }
       });
     }
@@ -308,7 +303,7 @@ export function startSearch(deps: SearchDeps): SearchService {
     if (!snapshots || snapshotting || !loaded || index.live < snapshots.minListings) return;
     snapshotting = (async () => {
       const head = await latestSnapshot(db);
-      if (head && Date.now() - +head.createdAt < snapshots.everyMs) return;
+      if (head && nowMs() - +head.createdAt < snapshots.everyMs) return;
       await snapshot();
     })()
       .catch((err: unknown) => logger.warn({ err }, 'search: snapshot not written'))
@@ -318,7 +313,7 @@ export function startSearch(deps: SearchDeps): SearchService {
   const ready = loadUntilDone();
   void ready.then(snapshotIfDue);
   const housekeeping = setInterval(() => {
-    const now = Date.now();
+    const now = nowMs();
     index.sweep(now - REMOVED_KEPT_MS);
     interest.prune(now);
   }, HOUSEKEEPING_MS).unref();

@@ -1,10 +1,10 @@
-import type { Connection, Worker } from '@ruilplein/service-kit';
-import { Schema } from 'mongoose';
+import { isPremiumAt } from '@ruilplein/contracts';
+import { DEMO_LISTINGS, DEMO_MEMBERS as DEMO_OWNERS, demoListingId, type DemoOwner } from '@ruilplein/contracts/demo';
+import { now as platformNow, collection, exists, nowMs, type Connection, type Worker } from '@ruilplein/service-kit';
 import type { ListingContext } from '../listings/context.ts';
 import { createListing } from '../listings/lifecycle.ts';
-import { isPremium, placeOf, type MemberDoc } from '../members/model.ts';
+import { placeOf, type MemberDoc } from '../members/model.ts';
 import { processPhotos } from '../photos/image.ts';
-import { DEMO_LISTINGS, DEMO_OWNERS, demoListingId, type DemoOwner } from './demo.ts';
 import { renderDemoPicture } from './pictures.ts';
 
 /** One per demo member whose listings were seeded; seeding never repeats for them (a deleted demo listing stays deleted). */
@@ -14,8 +14,6 @@ interface SeedMark {
   owner: DemoOwner;
   at: Date;
 }
-
-const markSchema = new Schema<SeedMark>({ _id: { type: String, required: true }, owner: { type: String, required: true }, at: { type: Date, required: true } }, { versionKey: false });
 
 const near = (a: number | undefined, b: number) => typeof a === 'number' && Math.abs(a - b) < 1e-6;
 const ownerKey = (member: Pick<MemberDoc, 'firstName' | 'lastName' | 'city' | 'latitude' | 'longitude'>): DemoOwner | undefined =>
@@ -41,18 +39,18 @@ export interface DemoSeeder extends Worker {
  * the count, the limit); ids and dates come from the seed.
  */
 export function demoSeeder(ctx: ListingContext, db: Connection): DemoSeeder {
-  const marks = db.model<SeedMark>('DemoSeed', markSchema, 'demo_seed');
+  const marks = collection<SeedMark>(db, 'demo_seed');
   const running = new Map<string, Promise<void>>();
   let stopped = false;
 
   const seed = async (member: MemberDoc, owner: DemoOwner) => {
-    if (await marks.exists({ _id: member._id })) return;
-    const now = Date.now();
+    if (await exists(marks, { _id: member._id })) return;
+    const now = nowMs();
     let created = 0;
     for (const [index, demo] of DEMO_LISTINGS.entries()) {
       if (demo.owner !== owner || stopped) continue;
       const id = demoListingId(member._id, index);
-      if (await ctx.listings.exists({ _id: id })) continue;
+      if (await exists(ctx.listings, { _id: id })) continue;
       const pictures = [await renderDemoPicture(demo.title, demo.color, demo.shape)];
       if (demo.second) pictures.push(await renderDemoPicture(demo.title, demo.color, demo.shape, 1));
       const photos = await processPhotos(pictures.map((data) => ({ data })));
@@ -69,14 +67,14 @@ export function demoSeeder(ctx: ListingContext, db: Connection): DemoSeeder {
           categoryIds: demo.categoryIds,
         },
         photos,
-        unlimited: isPremium(member),
+        unlimited: isPremiumAt(member, now),
         place: placeOf(member),
         createdAt: new Date(now - demo.hoursAgo * 3600_000),
       });
       created++;
     }
     if (stopped) return;
-    await marks.updateOne({ _id: member._id }, { $setOnInsert: { owner, at: new Date() } }, { upsert: true });
+    await marks.updateOne({ _id: member._id }, { $setOnInsert: { owner, at: platformNow() } }, { upsert: true });
     ctx.logger.info({ owner, userId: member._id, listings: created }, 'demo listings seeded');
   };
 
@@ -98,9 +96,10 @@ export function demoSeeder(ctx: ListingContext, db: Connection): DemoSeeder {
     memberApplied: async (member) => void start(member),
     seedPresent() {
       const names = Object.values(DEMO_OWNERS).map((o) => ({ firstName: o.firstName, lastName: o.lastName, city: o.city }));
-      void ctx.members
+      // Local mode only, a handful of members: a scan is fine here.
+      void ctx.members.collection
         .find({ $or: names, deleted: { $ne: true } })
-        .lean()
+        .toArray()
         .then((members) => members.forEach(start))
         .catch((err: unknown) => ctx.logger.warn({ err }, 'demo members not looked up'));
     },

@@ -29,7 +29,9 @@ export function consumeTrades(bus: Bus, db: Connection, ctx: ListingContext, log
     db,
     logger,
     handler: async (event) => {
-      const deactivated = await deactivateTradedListings(ctx, event.payload);
+      // The listing the offer was made on is traded too (older events left it out of listingIds).
+      const { listingId, listingIds } = event.payload;
+      const deactivated = await deactivateTradedListings(ctx, { ...event.payload, listingIds: [listingId, ...listingIds] });
       if (deactivated) logger.info({ offerId: event.payload.id, deactivated }, 'traded listings deactivated');
     },
   });

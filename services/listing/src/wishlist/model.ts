@@ -1,5 +1,5 @@
-import { outboxField, type Connection } from '@ruilplein/service-kit';
-import { Schema } from 'mongoose';
+import { collection, type Connection, type IndexSpec } from '@ruilplein/service-kit';
+import type { mongo } from 'mongoose';
 
 /** A listing on a member's wishlist; one per member and listing (unique index). Carries the outbox of `listing.wishlist.added`. */
 export interface WishlistDoc {
@@ -10,18 +10,8 @@ export interface WishlistDoc {
   createdAt: Date;
 }
 
-const schema = new Schema<WishlistDoc>(
-  {
-    _id: { type: String, required: true },
-    userId: { type: String, required: true },
-    listingId: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    ...outboxField,
-  },
-  { versionKey: false },
-);
-schema.index({ userId: 1, listingId: 1 }, { unique: true });
-schema.index({ listingId: 1 });
+export const wishlistCollection = (db: Connection) => collection<WishlistDoc>(db, 'wishlist');
+export type WishlistCollection = mongo.Collection<WishlistDoc>;
 
-export const wishlistModel = (db: Connection) => db.model<WishlistDoc>('WishlistEntry', schema, 'wishlist');
-export type WishlistModel = ReturnType<typeof wishlistModel>;
+/** Created at start, before the first entry: the unique one is the rule "once per member and listing". */
+export const WISHLIST_INDEXES: readonly IndexSpec[] = [{ key: { userId: 1, listingId: 1 }, unique: true }, { key: { listingId: 1 } }];

@@ -1,73 +1,74 @@
-import { eventRegistry, LISTING_MESSAGES, WISHLIST_MESSAGES, wishlistRoutes } from '@ruilplein/contracts';
-import { badRequest, createEvent, notFound, outboxFields, type Api } from '@ruilplein/service-kit';
+import { eventRegistry, LISTING_MESSAGES, WISHLIST_MESSAGES } from '@ruilplein/contracts';
+import { now as platformNow, badRequest, createEvent, notFound, outboxFields, type HandlerPart } from '@ruilplein/service-kit';
 import { Types } from 'mongoose';
 import type { ListingContext } from '../listings/context.ts';
 import { listingsByIds, LIVE } from '../listings/model.ts';
 import { canSee, viewerOf } from '../listings/visibility.ts';
 
 /** The wishlist: listings a member keeps an eye on. Only listings they may see; never their own. */
-export function wishlistHttp(api: Api, ctx: ListingContext) {
-  api.handle(wishlistRoutes.add, async ({ principal, params }) => {
-    const now = new Date();
-    const viewer = await viewerOf(ctx.members, principal, now);
-    const listingId = params.id.toLowerCase();
-    const listing = await ctx.listings.findOne({ _id: listingId, ...LIVE }, { ownerId: 1, active: 1, isPremium: 1, createdAt: 1 }).lean();
-    if (!listing || !canSee(listing, viewer, now)) throw notFound(LISTING_MESSAGES.notFound);
-    if (listing.ownerId === principal.userId) throw badRequest(WISHLIST_MESSAGES.ownListing);
-    const _id = new Types.ObjectId().toHexString();
-    const event = createEvent(eventRegistry, 'listing.wishlist.added', { listingId, userId: principal.userId, at: now.toISOString() });
-    try {
-      // Twice is once: an existing entry stays as it is, and only a new one is announced.
-      const result = await ctx.wishlist.updateOne(
-        { userId: principal.userId, listingId },
-        { $setOnInsert: { _id, createdAt: now, ...outboxFields(event) } },
-        { upsert: true },
-      );
-      if (result.upsertedCount === 1) ctx.relay.kick(ctx.wishlist.collection.collectionName, _id);
-    } catch (err) {
-      // The same entry added at the same moment by a second request.
-      if ((err as { code?: number }).code !== 11000) throw err;
-    }
-    return { message: WISHLIST_MESSAGES.added };
-  });
-
-  api.handle(wishlistRoutes.exists, async ({ principal, params }) => {
-    const entry = await ctx.wishlist.exists({ userId: principal.userId, listingId: params.id.toLowerCase() });
-    return { isWishlisted: !!entry };
-  });
-
-  api.handle(wishlistRoutes.delete, async ({ principal, params }) => {
-    const result = await ctx.wishlist.deleteOne({ userId: principal.userId, listingId: params.listingId.toLowerCase() });
-    if (result.deletedCount === 0) throw notFound(WISHLIST_MESSAGES.notOnList);
-    return { message: WISHLIST_MESSAGES.removed };
-  });
-
-  api.handle(wishlistRoutes.my, async ({ principal }) => {
-    const now = new Date();
-    const viewer = await viewerOf(ctx.members, principal, now);
-    const entries = await ctx.wishlist.find({ userId: principal.userId }).sort({ createdAt: -1, _id: -1 }).lean();
-    if (!entries.length) return [];
-    const listings = await listingsByIds(ctx.listings, entries.map((e) => e.listingId), LIVE);
-    const byId = new Map(listings.map((l) => [l._id, l]));
-    // A listing that is gone, inactive or (no longer) visible drops out; the entry stays until removed.
-    return entries.flatMap((entry) => {
-      const listing = byId.get(entry.listingId);
-      if (!listing || !listing.active || !canSee(listing, viewer, now)) return [];
-      const cover = listing.photos[0];
-      return [
-        {
-          id: entry._id,
-          createdAt: new Date(entry.createdAt).toISOString(),
-          listing: {
-            id: listing._id,
-            title: listing.title,
-            description: listing.description,
-            imageUrl: cover?.imageUrl ?? '',
-            thumbnailUrl: cover?.thumbnailUrl ?? '',
-            placeholder: listing.placeholder,
-          },
-        },
-      ];
-    });
-  });
+export function wishlistHandlers(ctx: ListingContext) {
+  return {
+    wishlist: {
+      add: async ({ principal, params }) => {
+        const now = platformNow();
+        const viewer = await viewerOf(ctx.members, principal, now);
+        const listingId = params.id.toLowerCase();
+        const listing = await ctx.listings.findOne({ _id: listingId, ...LIVE }, { projection: { ownerId: 1, active: 1, isPremium: 1, createdAt: 1 } });
+        if (!listing || !canSee(listing, viewer, now)) throw notFound(LISTING_MESSAGES.notFound);
+        if (listing.ownerId === principal.userId) throw badRequest(WISHLIST_MESSAGES.ownListing);
+        const _id = new Types.ObjectId().toHexString();
+        const event = createEvent(eventRegistry, 'listing.wishlist.added', { listingId, userId: principal.userId, version: 1, at: now.toISOString() });
+        try {
+          // Twice is once: an existing entry stays as it is, and only a new one is announced.
+          const result = await ctx.wishlist.updateOne(
+            { userId: principal.userId, listingId },
+            { $setOnInsert: { _id, createdAt: now, ...outboxFields(event) } },
+            { upsert: true },
+          );
+          if (result.upsertedCount === 1) ctx.relay.kick(ctx.wishlist.collectionName, _id);
+        } catch (err) {
+          // The same entry added at the same moment by a second request.
+          if ((err as { code?: number }).code !== 11000) throw err;
+        }
+        return { message: WISHLIST_MESSAGES.added };
+      },
+      exists: async ({ principal, params }) => {
+        const entry = await ctx.wishlist.findOne({ userId: principal.userId, listingId: params.id.toLowerCase() }, { projection: { _id: 1 } });
+        return { isWishlisted: !!entry };
+      },
+      delete: async ({ principal, params }) => {
+        const result = await ctx.wishlist.deleteOne({ userId: principal.userId, listingId: params.listingId.toLowerCase() });
+        if (result.deletedCount === 0) throw notFound(WISHLIST_MESSAGES.notOnList);
+        return { message: WISHLIST_MESSAGES.removed };
+      },
+      my: async ({ principal }) => {
+        const now = platformNow();
+        const viewer = await viewerOf(ctx.members, principal, now);
+        const entries = await ctx.wishlist.find({ userId: principal.userId }).sort({ createdAt: -1, _id: -1 }).toArray();
+        if (!entries.length) return [];
+        const listings = await listingsByIds(ctx.listings, entries.map((e) => e.listingId), LIVE);
+        const byId = new Map(listings.map((l) => [l._id, l]));
+        // A listing that is gone, inactive or (no longer) visible drops out; the entry stays until removed.
+        return entries.flatMap((entry) => {
+          const listing = byId.get(entry.listingId);
+          if (!listing || !listing.active || !canSee(listing, viewer, now)) return [];
+          const cover = listing.photos[0];
+          return [
+            {
+              id: entry._id,
+              createdAt: new Date(entry.createdAt).toISOString(),
+              listing: {
+                id: listing._id,
+                title: listing.title,
+                description: listing.description,
+                imageUrl: cover?.imageUrl ?? '',
+                thumbnailUrl: cover?.thumbnailUrl ?? '',
+                placeholder: listing.placeholder,
+              },
+            },
+          ];
+        });
+      },
+    },
+  } satisfies HandlerPart<'listing'>;
 }

@@ -24,7 +24,7 @@ export const fullName = (p: { firstName: string; lastName: string }) => `${p.fir
 /** Reports as answered, with the names the members projection holds now (read by `_id`). */
 export async function toReports(ctx: Pick<ModerationContext, 'members'>, docs: ReportDoc[]): Promise<Report[]> {
   const ids = [...new Set(docs.flatMap((d) => [d.reporterId, d.reportedId]))];
-  const members = new Map((ids.length ? await ctx.members.find({ _id: { $in: ids } }).toArray() : []).map((m) => [m._id, m]));
+  const members = await ctx.members.byIds(ids);
   return docs.map((d) => ({
     id: d._id,
     createdAt: d.createdAt.toISOString(),

@@ -1,39 +1,43 @@
-import { isOpenReport, MODERATION_MESSAGES, moderationRoutes } from '@ruilplein/contracts';
-import { badRequest, conflict, notFound, now, type Api } from '@ruilplein/service-kit';
+import { isOpenReport, MODERATION_MESSAGES } from '@ruilplein/contracts';
+import { badRequest, conflict, notFound, now, type HandlerPart } from '@ruilplein/service-kit';
 import type { ModerationContext, ReportDoc } from '../context.ts';
 import { changeStatus, FILTERS, ignoreDuplicate, newId, openKey, toReports } from './model.ts';
 
 /** Reports (spec 2 §3, §4): members report another member, admins read them and set their status. */
-export function reportHttp(api: Api, ctx: ModerationContext) {
-  api.handle(moderationRoutes.createReport, async ({ principal, body }) => {
-    const reporterId = principal.userId.toLowerCase();
-    const reportedId = body.reportedID;
-    if (reportedId === reporterId) throw badRequest(MODERATION_MESSAGES.notYourself);
-    const reported = await ctx.members.findOne({ _id: reportedId });
-    if (!reported || reported.deleted || !reported.activated) throw notFound(MODERATION_MESSAGES.memberNotFound);
-    const listingId = body.reportedListingID ?? null;
-    if (listingId) {
-      const listing = await ctx.listings.findOne({ _id: listingId });
-      // Not necessarily theirs: the seed's offer screen names the first requested listing, the reporter's own when they received the offer.
-      if (!listing || listing.deleted) throw notFound(MODERATION_MESSAGES.listingNotFound);
-    }
-    const at = now();
-    const doc: ReportDoc = { _id: newId(), reporterId, reportedId, reportedListingId: listingId, reason: body.reason, status: 'Nieuw', createdAt: at, updatedAt: at };
-    await ctx.reports.insertOne(doc);
-    await claimOpenReport(ctx, openKey(reporterId, reportedId), doc._id);
-    return (await toReports(ctx, [doc]))[0]!;
-  });
-
-  api.handle(moderationRoutes.listReports, async ({ query }) => {
-    const docs = await ctx.reports.find(FILTERS[query.status]).sort({ createdAt: -1, _id: -1 }).skip(query.skip).limit(query.take).toArray();
-    return toReports(ctx, docs);
-  });
-
-  api.handle(moderationRoutes.setReportStatus, async ({ params, body }) => {
-    const report = await changeStatus(ctx, params.id, body, now());
-    if (!report) throw notFound(MODERATION_MESSAGES.reportNotFound);
-    return (await toReports(ctx, [report]))[0]!;
-  });
+export function reportHandlers(ctx: ModerationContext) {
+  return {
+    moderation: {
+      createReport: async ({ principal, body }) => {
+        const reporterId = principal.userId.toLowerCase();
+        const reportedId = body.reportedID;
+        if (reportedId === reporterId) throw badRequest(MODERATION_MESSAGES.notYourself);
+        const reported = await ctx.members.byId(reportedId);
+        if (!reported || reported.deleted || !reported.activated) throw notFound(MODERATION_MESSAGES.memberNotFound);
+        const listingId = body.reportedListingID ?? null;
+        if (listingId) {
+          const listing = await ctx.listings.findOne({ _id: listingId });
+          if (!listing || listing.deleted) throw notFound(MODERATION_MESSAGES.listingNotFound);
+          // A report is about the member reported: a listing of anyone else would put it on their record
+          // (the offer screen names a listing of the member reported; decisions "One report dialog?").
+          if (listing.ownerId !== reportedId) throw badRequest(MODERATION_MESSAGES.listingNotOfReported);
+        }
+        const at = now();
+        const doc: ReportDoc = { _id: newId(), reporterId, reportedId, reportedListingId: listingId, reason: body.reason, status: 'Nieuw', createdAt: at, updatedAt: at };
+        await ctx.reports.insertOne(doc);
+        await claimOpenReport(ctx, openKey(reporterId, reportedId), doc._id);
+        return (await toReports(ctx, [doc]))[0]!;
+      },
+      listReports: async ({ query }) => {
+        const docs = await ctx.reports.find(FILTERS[query.status]).sort({ createdAt: -1, _id: -1 }).skip(query.skip).limit(query.take).toArray();
+        return toReports(ctx, docs);
+      },
+      setReportStatus: async ({ params, body }) => {
+        const report = await changeStatus(ctx, params.id, body, now());
+        if (!report) throw notFound(MODERATION_MESSAGES.reportNotFound);
+        return (await toReports(ctx, [report]))[0]!;
+      },
+    },
+  } satisfies HandlerPart<'moderation'>;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { ADMIN_ROLES, MODERATION_MESSAGES, moderationRoutes, type ReportStatus } from '@ruilplein/contracts';
-import { badRequest, notFound, now, type Api } from '@ruilplein/service-kit';
+import { hasAdminRole, MODERATION_MESSAGES, type ReportStatus } from '@ruilplein/contracts';
+import { badRequest, notFound, now, type HandlerPart } from '@ruilplein/service-kit';
 import type { BanDoc, ModerationContext, WarningDoc } from '../context.ts';
 import { changeStatus, newId } from '../reports/model.ts';
 import { ban, warn } from './state.ts';
@@ -19,12 +19,12 @@ export function startOfDutchDay(day: string): Date {
 }
 
 /** Warnings and bans (spec 2 §3, §4): admins only; the issuing admin is the caller. */
-export function sanctionHttp(api: Api, ctx: ModerationContext) {
+export function sanctionHandlers(ctx: ModerationContext) {
   /** The member an admin acts on: known, and not an admin themselves. */
   const target = async (userId: string) => {
-    const member = await ctx.members.findOne({ _id: userId });
+    const member = await ctx.members.byId(userId);
     if (!member || member.deleted) throw notFound(MODERATION_MESSAGES.memberNotFound);
-    if (member.roles.some((r) => ADMIN_ROLES.includes(r))) throw badRequest(MODERATION_MESSAGES.notAdmins);
+    if (hasAdminRole(member)) throw badRequest(MODERATION_MESSAGES.notAdmins);
   };
   /** The report the action is taken from: it must be about this member. */
   const reportFor = async (reportId: string | undefined, userId: string) => {
@@ -36,28 +36,30 @@ export function sanctionHttp(api: Api, ctx: ModerationContext) {
   const follow = async (reportId: string | undefined, status: ReportStatus, at: Date) => {
     if (reportId) await changeStatus(ctx, reportId, status, at);
   };
-
-  api.handle(moderationRoutes.createWarning, async ({ principal, body }) => {
-    await target(body.userID);
-    await reportFor(body.reportID, body.userID);
-    const at = now();
-    const doc: WarningDoc = { _id: newId(), userId: body.userID, adminId: principal.userId.toLowerCase(), message: body.message, ...(body.reportID && { reportId: body.reportID }), createdAt: at };
-    await ctx.warnings.insertOne(doc);
-    await warn(ctx, doc.userId, doc._id, at);
-    await follow(body.reportID, 'Gewaarschuwd', at);
-    return { id: doc._id, userID: doc.userId, adminID: doc.adminId, message: doc.message, createdAt: at.toISOString() };
-  });
-
-  api.handle(moderationRoutes.createBan, async ({ principal, body }) => {
-    await target(body.userID);
-    await reportFor(body.reportID, body.userID);
-    const at = now();
-    const until = body.expiresAt === undefined ? null : /^\d{4}-\d{2}-\d{2}$/.test(body.expiresAt) ? startOfDutchDay(body.expiresAt) : new Date(body.expiresAt);
-    if (until && until <= at) throw badRequest(MODERATION_MESSAGES.dateInPast);
-    const doc: BanDoc = { _id: newId(), userId: body.userID, issuedBy: principal.userId.toLowerCase(), reason: body.reason, expiresAt: until, ...(body.reportID && { reportId: body.reportID }), createdAt: at };
-    await ctx.bans.insertOne(doc);
-    await ban(ctx, doc.userId, until, at);
-    await follow(body.reportID, 'Geband', at);
-    return { id: doc._id, userID: doc.userId, issuedBy: doc.issuedBy, reason: doc.reason, expiresAt: until?.toISOString() ?? null, createdAt: at.toISOString() };
-  });
+  return {
+    moderation: {
+      createWarning: async ({ principal, body }) => {
+        await target(body.userID);
+        await reportFor(body.reportID, body.userID);
+        const at = now();
+        const doc: WarningDoc = { _id: newId(), userId: body.userID, adminId: principal.userId.toLowerCase(), message: body.message, ...(body.reportID && { reportId: body.reportID }), createdAt: at };
+        await ctx.warnings.insertOne(doc);
+        await warn(ctx, doc.userId, doc._id, at);
+        await follow(body.reportID, 'Gewaarschuwd', at);
+        return { id: doc._id, userID: doc.userId, adminID: doc.adminId, message: doc.message, createdAt: at.toISOString() };
+      },
+      createBan: async ({ principal, body }) => {
+        await target(body.userID);
+        await reportFor(body.reportID, body.userID);
+        const at = now();
+        const until = body.expiresAt === undefined ? null : /^\d{4}-\d{2}-\d{2}$/.test(body.expiresAt) ? startOfDutchDay(body.expiresAt) : new Date(body.expiresAt);
+        if (until && until <= at) throw badRequest(MODERATION_MESSAGES.dateInPast);
+        const doc: BanDoc = { _id: newId(), userId: body.userID, issuedBy: principal.userId.toLowerCase(), reason: body.reason, expiresAt: until, ...(body.reportID && { reportId: body.reportID }), createdAt: at };
+        await ctx.bans.insertOne(doc);
+        await ban(ctx, doc.userId, until, at);
+        await follow(body.reportID, 'Geband', at);
+        return { id: doc._id, userID: doc.userId, issuedBy: doc.issuedBy, reason: doc.reason, expiresAt: until?.toISOString() ?? null, createdAt: at.toISOString() };
+      },
+    },
+  } satisfies HandlerPart<'moderation'>;
 }

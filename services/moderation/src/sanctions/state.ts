@@ -1,38 +1,46 @@
 import { eventRegistry, type EventEnvelope } from '@ruilplein/contracts';
 import { createEvent, outboxFields } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
-import type { MemberStateDoc, ModerationContext } from '../context.ts';
+import type { MemberStateDoc, MemberSuspension, ModerationContext } from '../context.ts';
 
-type Block = NonNullable<MemberStateDoc['block']>;
+/** A member's state as the decisions read it: the suspension under its current name. */
+type MemberState = Omit<MemberStateDoc, 'block'>;
 
-/** What a change does to a member's state: the next warnings and block, and the events to announce. */
+/** What a change does to a member's state: the next warnings and suspension, and the events to announce. */
 interface Change {
   warnings: MemberStateDoc['warnings'];
-  block: Block | undefined;
+  suspension: MemberSuspension | undefined;
   events: (version: number) => EventEnvelope[];
+}
+
+/** A stored state with a suspension written before the rename (`block`) read as `suspension`. */
+function current({ block, ...state }: MemberStateDoc): MemberState {
+  const suspension = state.suspension ?? block;
+  return { ...state, ...(suspension && { suspension }) };
 }
 
 /**
  * Changes a member's moderation state: one conditional update on the version it was read at,
  * with its events in the same write (outbox), retried when another change landed in between. So
- * two warnings at once are counted one after the other, and at most one of them blocks. `decide`
+ * two warnings at once are counted one after the other, and at most one of them suspends. `decide`
  * answers null for no change.
  */
-export async function changeMemberState(ctx: ModerationContext, userId: string, decide: (state: MemberStateDoc) => Change | null): Promise<MemberStateDoc> {
+export async function changeMemberState(ctx: ModerationContext, userId: string, decide: (state: MemberState) => Change | null): Promise<MemberState> {
   for (;;) {
     const stored = await ctx.states.findOne({ _id: userId });
-    const current: MemberStateDoc = stored ?? { _id: userId, version: 0, warnings: [] };
-    const change = decide(current);
-    if (!change) return current; // nothing to change
-    const version = current.version + 1;
-    const next: MemberStateDoc = { _id: userId, version, warnings: change.warnings, ...(change.block && { block: change.block }) };
+    const state: MemberState = stored ? current(stored) : { _id: userId, version: 0, warnings: [] };
+    const change = decide(state);
+    if (!change) return state; // nothing to change
+    const version = state.version + 1;
+    const next: MemberState = { _id: userId, version, warnings: change.warnings, ...(change.suspension && { suspension: change.suspension }) };
     const update: mongo.UpdateFilter<MemberStateDoc> = {
-      $set: { version, warnings: change.warnings, ...(change.block && { block: change.block }), ...outboxFields(...change.events(version)) } as mongo.MatchKeysAndValues<MemberStateDoc>,
-      ...(!change.block && { $unset: { block: '' } }),
+      $set: { version, warnings: change.warnings, ...(change.suspension && { suspension: change.suspension }), ...outboxFields(...change.events(version)) } as mongo.MatchKeysAndValues<MemberStateDoc>,
+      // Every change rewrites the suspension under its current name.
+      $unset: { block: '', ...(!change.suspension && { suspension: '' }) },
     };
     try {
       const done = stored
-        ? await ctx.states.updateOne({ _id: userId, version: current.version }, update)
+        ? await ctx.states.updateOne({ _id: userId, version: state.version }, update)
         : await ctx.states.updateOne({ _id: userId, version: { $exists: false } } as mongo.Filter<MemberStateDoc>, update, { upsert: true });
       if (done.modifiedCount + done.upsertedCount === 1) {
         ctx.relay.kick(ctx.states.collectionName, userId);
@@ -44,36 +52,37 @@ export async function changeMemberState(ctx: ModerationContext, userId: string, 
   }
 }
 
-/** The block as the events carry it. */
-export const blockEvent = (type: 'moderation.user.banned' | 'moderation.user.blocked', userId: string, version: number, block: Block, at: Date) =>
-  createEvent(eventRegistry, type, { userId, version, reason: block.reason, unblockDate: block.until?.toISOString() ?? null, at: at.toISOString() });
+/** The suspension as the event carries it. */
+const suspendedEvent = (userId: string, version: number, suspension: MemberSuspension, at: Date) =>
+  createEvent(eventRegistry, 'moderation.user.suspended', { userId, version, reason: suspension.reason, endsAt: suspension.until?.toISOString() ?? null, at: at.toISOString() });
 
-/** Whether a block is in force at `at`. */
-export const inForce = (block: Block | undefined, at: Date): block is Block => !!block && (block.until === null || block.until > at);
+/** Whether a suspension is in force at `at`. */
+export const inForce = (suspension: MemberSuspension | undefined, at: Date): suspension is MemberSuspension =>
+  !!suspension && (suspension.until === null || suspension.until > at);
 
-/** A warning: counted with the recent ones; the count reaching the rule's number blocks (unless a block is in force). */
+/** A warning: counted with the recent ones; the count reaching the rule's number suspends (unless a suspension is in force). */
 export function warn(ctx: ModerationContext, userId: string, warningId: string, at: Date) {
-  const { warnings: limit, windowMs, blockMs } = ctx.autoBlock;
+  const { warnings: limit, windowMs, lengthMs } = ctx.autoSuspension;
   return changeMemberState(ctx, userId, (state) => {
     const warnings = [...state.warnings.filter((w) => w.at.getTime() > at.getTime() - windowMs && w.id !== warningId), { id: warningId, at }];
-    const blocks = warnings.length >= limit && !inForce(state.block, at);
-    const block: Block | undefined = blocks ? { reason: 'warnings', until: new Date(at.getTime() + blockMs), since: at } : state.block;
+    const suspends = warnings.length >= limit && !inForce(state.suspension, at);
+    const suspension: MemberSuspension | undefined = suspends ? { reason: 'warnings', until: new Date(at.getTime() + lengthMs), since: at } : state.suspension;
     return {
-      // A block starts the count afresh: the warnings that led to it are not counted twice.
-      warnings: blocks ? [] : warnings,
-      block,
+      // A suspension starts the count afresh: the warnings that led to it are not counted twice.
+      warnings: suspends ? [] : warnings,
+      suspension,
       events: (version) => [
         createEvent(eventRegistry, 'moderation.user.warned', { userId, version, warningId, recentWarnings: warnings.length, at: at.toISOString() }),
-        ...(blocks ? [blockEvent('moderation.user.blocked', userId, version, block!, at)] : []),
+        ...(suspends ? [suspendedEvent(userId, version, suspension!, at)] : []),
       ],
     };
   });
 }
 
-/** A ban: blocks until `until` (null: until lifted), replacing any block in force. */
+/** A ban: suspends until `until` (null: until lifted), replacing any suspension in force. */
 export function ban(ctx: ModerationContext, userId: string, until: Date | null, at: Date) {
   return changeMemberState(ctx, userId, (state) => {
-    const block: Block = { reason: 'ban', until, since: at };
-    return { warnings: state.warnings, block, events: (version) => [blockEvent('moderation.user.banned', userId, version, block, at)] };
+    const suspension: MemberSuspension = { reason: 'ban', until, since: at };
+    return { warnings: state.warnings, suspension, events: (version) => [suspendedEvent(userId, version, suspension, at)] };
   });
 }

@@ -4,22 +4,24 @@ import type { ModerationContext } from '../context.ts';
 import { changeMemberState, inForce } from './state.ts';
 
 /**
- * Ends blocks whose date has passed on the platform's clock: the block leaves the member's state
- * and `moderation.user.unblocked` tells auth. Auth and the gateway already stop enforcing a block
- * at its date by themselves; this tidies the records. Reads only the sanctioned members' states
- * (a small collection), then changes each by `_id`.
+ * Ends suspensions whose date has passed on the platform's clock: the suspension leaves the
+ * member's state and `moderation.user.suspension-ended` tells auth, listing and trade. Auth and the
+ * gateway already stop enforcing a suspension at its date by themselves; this tidies the records.
+ * Reads only the sanctioned members' states (a small collection), then changes each by `_id`.
  */
-export async function endExpiredBlocks(ctx: ModerationContext, at = now()): Promise<number> {
+export async function endExpiredSuspensions(ctx: ModerationContext, at = now()): Promise<number> {
   let ended = 0;
-  for (const state of await ctx.states.find({ 'block.until': { $lte: at } }, { projection: { _id: 1 } }).toArray()) {
+  // `block`: a state written before the rename.
+  const expired = { $or: [{ 'suspension.until': { $lte: at } }, { 'block.until': { $lte: at } }] };
+  for (const state of await ctx.states.find(expired, { projection: { _id: 1 } }).toArray()) {
     let changed = false;
     await changeMemberState(ctx, state._id, (current) => {
-      changed = !!current.block && !inForce(current.block, at);
-      if (!changed) return null; // a new block came meanwhile
+      changed = !!current.suspension && !inForce(current.suspension, at);
+      if (!changed) return null; // a new suspension came meanwhile
       return {
         warnings: current.warnings,
-        block: undefined,
-        events: (version) => [createEvent(eventRegistry, 'moderation.user.unblocked', { userId: state._id, version, at: at.toISOString() })],
+        suspension: undefined,
+        events: (version) => [createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId: state._id, version, at: at.toISOString() })],
       };
     });
     if (changed) ended++;
@@ -27,7 +29,7 @@ export async function endExpiredBlocks(ctx: ModerationContext, at = now()): Prom
   return ended;
 }
 
-/** Runs endExpiredBlocks every `intervalMs`. */
-export function startBlockSweep(ctx: ModerationContext, intervalMs: number): Worker {
-  return startPeriodic({ intervalMs, work: () => endExpiredBlocks(ctx), logger: ctx.logger, what: 'ending expired blocks' });
+/** Runs endExpiredSuspensions every `intervalMs`. */
+export function startSuspensionSweep(ctx: ModerationContext, intervalMs: number): Worker {
+  return startPeriodic({ intervalMs, work: () => endExpiredSuspensions(ctx), logger: ctx.logger, what: 'ending expired suspensions' });
 }

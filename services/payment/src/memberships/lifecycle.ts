@@ -67,22 +67,27 @@ export async function ensureSubscription(ctx: PaymentContext, userId: string): P
   if (!current.firstPaymentId || !current.firstPaidAt || !current.customerId) return current;
   if (current.subscriptionId && current.applied.includes(`sub:${current.firstPaymentId}`)) return current;
   const firstPaymentId = current.firstPaymentId;
-  const firstPaidAt = current.firstPaidAt;
+  const periodStart = current.periodStart ?? current.firstPaidAt;
   const { id } = await ctx.provider.createSubscription({
     customerId: current.customerId,
     amountCents: PREMIUM_PRICE_CENTS,
     interval: SUBSCRIPTION_INTERVAL,
-    startDate: dayOf(addMonth(firstPaidAt)),
+    startDate: dayOf(addMonth(periodStart)),
     description: 'Ruilplein Premium',
     webhookUrl: ctx.webhookUrl,
     userId,
     idempotencyKey: `sub-${userId}-${firstPaymentId}`,
   });
-  return changeMembership(ctx, userId, (m) =>
-    m.applied.includes(`sub:${firstPaymentId}`)
-      ? null
-      : { set: { subscriptionId: id, status: 'active', paidUntil: addMonth(firstPaidAt) }, unset: ['renewalFailed'], applies: `sub:${firstPaymentId}`, event: 'payment.subscription.activated' },
-  );
+  let replaced: string | undefined;
+  const after = await changeMembership(ctx, userId, (m) => {
+    if (m.applied.includes(`sub:${firstPaymentId}`)) return null;
+    // A subscription still renewing (a second first payment while Premium ran): this one replaces it.
+    replaced = m.status === 'active' && m.subscriptionId && m.subscriptionId !== id ? m.subscriptionId : undefined;
+    return { set: { subscriptionId: id, status: 'active', paidUntil: addMonth(periodStart) }, unset: ['renewalFailed'], applies: `sub:${firstPaymentId}`, event: 'payment.subscription.activated' };
+  });
+  // One subscription charges: the replaced one stops (its period is inside the new one's start).
+  if (replaced) await ctx.provider.cancelSubscription(current.customerId, replaced).catch((err: unknown) => ctx.logger.warn({ err, userId, subscriptionId: replaced }, 'cancelling a replaced subscription failed'));
+  return after;
 }
 
 /**
@@ -109,9 +114,14 @@ export async function syncPayment(ctx: PaymentContext, id: string): Promise<Prov
       });
   }
   if (payment.sequenceType === 'first' && payment.status === 'paid') {
-    await changeMembership(ctx, userId, (m) =>
-      m.applied.includes(id) ? null : { set: { firstPaymentId: id, firstPaidAt: payment.paidAt ?? now(), customerId: payment.customerId }, applies: id },
-    );
+    await changeMembership(ctx, userId, (m) => {
+      if (m.applied.includes(id)) return null;
+      const paidAt = payment.paidAt ?? now();
+      // Paid while Premium still ran (a checkout opened before; new ones are refused then): it buys
+      // the month after the current end, never time already paid (probe finding 5).
+      const runsOn = (m.status === 'active' || m.status === 'cancelled') && m.paidUntil && m.paidUntil.getTime() > paidAt.getTime() ? m.paidUntil : undefined;
+      return { set: { firstPaymentId: id, firstPaidAt: paidAt, periodStart: runsOn ?? paidAt, customerId: payment.customerId }, applies: id };
+    });
     await ensureSubscription(ctx, userId);
   } else if (payment.sequenceType === 'recurring' && payment.status === 'paid') {
     await changeMembership(ctx, userId, (m) =>

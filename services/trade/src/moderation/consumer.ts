@@ -1,22 +1,21 @@
-import { eventRegistry } from '@ruilplein/contracts';
-import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
+import { consumeSuspensions, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { TradeContext } from '../context.ts';
 import { closeOffersOfMember } from '../offers/lifecycle.ts';
 
 /**
- * A ban or an automatic block (`moderation.user.banned|blocked`): the member's open offers
- * (Pending or Accepted) are cancelled, announced, so the other party's chat closes. Safe to repeat.
+ * A suspension (a ban or the automatic one, under any version of moderation's events): the
+ * member's open offers (Pending or Accepted) are cancelled, announced, so the other party's chat
+ * closes. Its end is recorded (kit suspensions.ts) so a late or repeated suspension changes nothing;
+ * cancelled offers stay cancelled. Safe to repeat.
  */
 export function consumeModeration(bus: Bus, db: Connection, ctx: TradeContext, logger: Logger): Promise<Worker> {
-  return consume(bus, {
+  return consumeSuspensions(bus, {
     durable: 'trade-moderation',
-    registry: eventRegistry,
-    subjects: ['moderation.user.banned', 'moderation.user.blocked'],
     db,
     logger,
-    handler: async (event) => {
-      const cancelled = await closeOffersOfMember(ctx, event.payload.userId, ctx.clock());
-      if (cancelled) logger.info({ userId: event.payload.userId, cancelled }, 'open offers of a blocked member cancelled');
+    suspended: async ({ userId }) => {
+      const cancelled = await closeOffersOfMember(ctx, userId, ctx.clock());
+      if (cancelled) logger.info({ userId, cancelled }, 'open offers of a suspended member cancelled');
     },
   });
 }

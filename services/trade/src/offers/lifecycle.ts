@@ -1,8 +1,9 @@
 import { OFFER_MESSAGES, type OfferItem, type OfferResponse } from '@ruilplein/contracts';
-import { conflict, forbidden, HttpError, outboxFields } from '@ruilplein/service-kit';
-import { byIds, COLLECTIONS, type TradeContext } from '../context.ts';
+import { byIds, conflict, forbidden, HttpError, outboxFields } from '@ruilplein/service-kit';
+import { COLLECTIONS, type TradeContext } from '../context.ts';
 import { heldListings, isParty, itemsOf, offerEvent, OPEN, type OfferDoc } from './model.ts';
 import { countTrade, listForReceiver, offerIdsOf, reserveForSender, unlist } from './parties.ts';
+import { claimListings, releaseListings, tradedAmong } from './traded.ts';
 
 const ATTEMPTS = 8;
 
@@ -60,8 +61,9 @@ export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date)
   }
 }
 
+type Change = Partial<Pick<OfferDoc, 'status' | 'senderConfirmed' | 'receiverConfirmed'>> | undefined;
 /** What a change sets; undefined: nothing to change. May throw (the change is refused). */
-type Decide = (doc: OfferDoc) => Partial<Pick<OfferDoc, 'status' | 'senderConfirmed' | 'receiverConfirmed'>> | undefined;
+type Decide = (doc: OfferDoc) => Change | Promise<Change>;
 
 /**
  * One change of an offer: read it, let `decide` say what changes, write that conditionally on the
@@ -72,7 +74,7 @@ export async function changeOffer(ctx: TradeContext, id: number, decide: Decide,
   for (let i = 0; i < ATTEMPTS; i++) {
     const before = await ctx.offers.findOne({ _id: id });
     if (!before) return undefined;
-    const set = decide(before);
+    const set = await decide(before);
     if (!set) return { before, after: before };
     const after: OfferDoc = { ...before, ...set, version: before.version + 1, updatedAt: now };
     const written = await ctx.offers.updateOne(
@@ -91,7 +93,7 @@ export async function changeOffer(ctx: TradeContext, id: number, decide: Decide,
  * Spec 2 §4: the receiver accepts or rejects a Pending offer, the sender withdraws it (Cancelled).
  * A party asking anything else is a 409; who is no party, a 403.
  */
-export function respondRule(userId: string, status: OfferResponse): Decide {
+export function respondRule(userId: string, status: OfferResponse): (doc: OfferDoc) => Change {
   return (doc) => {
     if (!isParty(doc, userId)) throw forbidden(OFFER_MESSAGES.notParty);
     if (status === 'Cancelled' && doc.senderId !== userId) throw conflict(OFFER_MESSAGES.onlySenderWithdraws);
@@ -102,7 +104,7 @@ export function respondRule(userId: string, status: OfferResponse): Decide {
 }
 
 /** Each party confirms an Accepted offer once; the second confirmation completes it. */
-export function confirmRule(userId: string): Decide {
+export function confirmRule(userId: string): (doc: OfferDoc) => Change {
   return (doc) => {
     if (!isParty(doc, userId)) throw forbidden(OFFER_MESSAGES.notParty);
     const mine = doc.senderId === userId ? 'senderConfirmed' : 'receiverConfirmed';
@@ -115,11 +117,43 @@ export function confirmRule(userId: string): Decide {
 }
 
 /**
- * Before an offer is accepted: every listing in it is still tradeable (its owner's inventory holds
- * it), else 409. Offers holding a listing that was traded or deleted are cancelled as that
- * happens; this covers an offer made in the moment between.
+ * A party confirms; the confirmation that completes the trade first claims every listing it holds
+ * (traded.ts), so a listing goes in one completed trade only: of two accepted offers on one
+ * listing, the second to complete gets 409 and stays Accepted. Claims of a completion that was
+ * not written are given back.
  */
-export async function checkStillAvailable(ctx: Pick<TradeContext, 'inventory'>, doc: OfferDoc): Promise<void> {
+export async function confirmOffer(ctx: TradeContext, id: number, userId: string, now: Date): Promise<{ before: OfferDoc; after: OfferDoc } | undefined> {
+  const rule = confirmRule(userId);
+  let claimedFor: OfferDoc | undefined;
+  let changed: { before: OfferDoc; after: OfferDoc } | undefined;
+  try {
+    changed = await changeOffer(
+      ctx,
+      id,
+      async (doc) => {
+        const set = rule(doc);
+        if (set?.status === 'Completed') {
+          await claimListings(ctx, doc._id, heldListings(doc), now);
+          claimedFor = doc;
+        }
+        return set;
+      },
+      now,
+    );
+    return changed;
+  } finally {
+    if (claimedFor && changed?.after.status !== 'Completed') await releaseListings(ctx, claimedFor._id, heldListings(claimedFor));
+  }
+}
+
+/**
+ * Before an offer is accepted: every listing in it is still tradeable (its owner's inventory holds
+ * it, and no other trade took it, though the listing service may not know yet), else 409. Offers
+ * holding a listing that was traded or deleted are cancelled as that happens; this covers an
+ * offer made in the moment between.
+ */
+export async function checkStillAvailable(ctx: Pick<TradeContext, 'inventory' | 'traded' | 'offers'>, doc: OfferDoc, now: Date): Promise<void> {
+  if ((await tradedAmong(ctx, heldListings(doc), now, doc._id)).size) throw conflict(OFFER_MESSAGES.itemsGone);
   const owners = [doc.senderId, doc.receiverId];
   const inventories = await Promise.all(owners.map((id) => ctx.inventory(id).catch(rethrowGone)));
   const available = new Set(inventories.flatMap((items) => items.filter((i) => !i.isDefault).map((i) => `${i.userID}:${i.listingID}`)));

@@ -1,6 +1,6 @@
 import { eventRegistry, type Offer, type OfferEvent, type OfferItem, type OfferStatus } from '@ruilplein/contracts';
 import { createEvent } from '@ruilplein/service-kit';
-import type { WithOutbox } from '../context.ts';
+import type { WithOutbox } from '../outbox.ts';
 import { partyOf, type MemberDoc } from '../members/model.ts';
 
 /**
@@ -51,7 +51,8 @@ export function offerEventPayload(doc: OfferDoc): OfferEvent {
     senderId: doc.senderId,
     receiverId: doc.receiverId,
     listingId: doc.listingId,
-    listingIds: [...new Set(itemsOf(doc).filter((i) => !i.isDefault).map((i) => i.listingID))],
+    // The listing it was made on too: offers made before it was always among the items lacked it.
+    listingIds: [...new Set([...itemsOf(doc).filter((i) => !i.isDefault).map((i) => i.listingID), doc.listingId])],
     status: doc.status,
     senderConfirmed: doc.senderConfirmed,
     receiverConfirmed: doc.receiverConfirmed,

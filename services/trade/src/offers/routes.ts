@@ -1,18 +1,19 @@
-import { amsterdamDay, DEFAULT_CRATE, OFFER_DAILY_LIMIT, OFFER_MESSAGES, tradeRoutes, type InventoryItem, type OfferItem } from '@ruilplein/contracts';
-import { badRequest, forbidden, HttpError, isAdmin as tokenIsAdmin, notFound, unauthorized, type Api, type Principal } from '@ruilplein/service-kit';
-import { byIds, membersByIds, type TradeContext } from '../context.ts';
-import { isAdmin, isPremium, type MemberDoc } from '../members/model.ts';
-import { changeOffer, checkStillAvailable, confirmRule, createOffer, respondRule, settleCompleted } from './lifecycle.ts';
+import { amsterdamDay, DEFAULT_CRATE, hasAdminRole, isPremiumAt, OFFER_DAILY_LIMIT, OFFER_MESSAGES, type InventoryItem, type OfferItem } from '@ruilplein/contracts';
+import { badRequest, byIds, forbidden, HttpError, isAdmin as tokenIsAdmin, notFound, unauthorized, type HandlerPart, type Principal } from '@ruilplein/service-kit';
+import type { TradeContext } from '../context.ts';
+import type { MemberDoc } from '../members/model.ts';
+import { changeOffer, checkStillAvailable, confirmOffer, createOffer, respondRule, settleCompleted } from './lifecycle.ts';
 import { isParty, offerEventPayload, toOffer, type OfferDoc } from './model.ts';
 import { offerIdsOf, sentOn } from './parties.ts';
+import { tradedAmong } from './traded.ts';
 
 /** Offers as answered, the parties' names read once for all. */
 async function answer(ctx: TradeContext, docs: readonly OfferDoc[]) {
-  const members = await membersByIds(ctx, docs.flatMap((d) => [d.senderId, d.receiverId]));
+  const members = await ctx.members.byIds(docs.flatMap((d) => [d.senderId, d.receiverId]));
   return docs.map((d) => toOffer(d, members));
 }
 
-const memberOf = (ctx: TradeContext, id: string) => ctx.members.findOne({ _id: id });
+const memberOf = (ctx: TradeContext, id: string) => ctx.members.byId(id);
 
 /** The item as the offer keeps it: the inventory's fields, nothing more. */
 const itemOf = (i: InventoryItem): OfferItem => ({
@@ -41,91 +42,96 @@ async function receiverInventory(ctx: TradeContext, receiverId: string, senderId
 /** A party, or an admin (by the members projection or auth's token) for moderation. */
 async function mayRead(ctx: TradeContext, doc: OfferDoc, principal: Principal): Promise<boolean> {
   if (isParty(doc, principal.userId) || tokenIsAdmin(principal)) return true;
-  return isAdmin(await memberOf(ctx, principal.userId));
+  return hasAdminRole(await memberOf(ctx, principal.userId));
 }
 
-export function offerHttp(api: Api, ctx: TradeContext) {
-  api.handle(tradeRoutes.my, async ({ principal }) => {
-    const ids = await offerIdsOf(ctx, principal.userId);
-    const docs = (await byIds(ctx.offers, ids)).filter((d) => isParty(d, principal.userId)).sort((a, b) => b._id - a._id);
-    return answer(ctx, docs);
-  });
+export function offerHandlers(ctx: TradeContext) {
+  return {
+    trade: {
+      my: async ({ principal }) => {
+        const ids = await offerIdsOf(ctx, principal.userId);
+        const docs = (await byIds(ctx.offers, ids)).filter((d) => isParty(d, principal.userId)).sort((a, b) => b._id - a._id);
+        return answer(ctx, docs);
+      },
+      count: async ({ principal, query }) => {
+        const now = ctx.clock();
+        const day = query.date ?? amsterdamDay(now);
+        const [party, member] = await Promise.all([ctx.parties.findOne({ _id: principal.userId }, { projection: { offers: 1 } }), memberOf(ctx, principal.userId)]);
+        return { count: await sentOn(ctx, party, day, now), date: day, limit: isPremiumAt(member, now) ? null : OFFER_DAILY_LIMIT };
+      },
+      create: async ({ principal, body }) => {
+        const now = ctx.clock();
+        const senderId = principal.userId;
+        const receiverId = body.receiverID;
+        if (receiverId === senderId) throw badRequest(OFFER_MESSAGES.ownListing);
+        const [sender, receiver] = await Promise.all([memberOf(ctx, senderId), memberOf(ctx, receiverId)]);
+        if (sender?.deleted) throw unauthorized();
+        if (receiver?.deleted) throw notFound(OFFER_MESSAGES.receiverGone);
+        // Premium and admins from the members projection (auth's events), never from the request.
+        const limited = !isPremiumAt(sender, now);
+        // A member at the limit hears so before anything else is asked; the reservation checks again.
+        if (limited && (await sentOn(ctx, await ctx.parties.findOne({ _id: senderId }, { projection: { offers: 1 } }), amsterdamDay(now), now)) >= OFFER_DAILY_LIMIT) {
+          throw forbidden(OFFER_MESSAGES.dailyLimit);
+        }
+        const [mine, theirs] = await Promise.all([ctx.inventory(senderId), receiverInventory(ctx, receiverId, senderId)]);
+        const listing = body.listingOfferedOnID;
+        if (mine.some((i) => !i.isDefault && i.listingID === listing)) throw badRequest(OFFER_MESSAGES.ownListing);
+        const offeredOn = theirs.find((i) => !i.isDefault && i.listingID === listing);
+        if (!offeredOn) throw badRequest(OFFER_MESSAGES.receiverNotOwner);
 
-  api.handle(tradeRoutes.count, async ({ principal, query }) => {
-    const now = ctx.clock();
-    const day = query.date ?? amsterdamDay(now);
-    const [party, member] = await Promise.all([ctx.parties.findOne({ _id: principal.userId }, { projection: { offers: 1 } }), memberOf(ctx, principal.userId)]);
-    return { count: await sentOn(ctx, party, day, now), date: day, limit: isPremium(member, now) ? null : OFFER_DAILY_LIMIT };
-  });
-
-  api.handle(tradeRoutes.create, async ({ principal, body }) => {
-    const now = ctx.clock();
-    const senderId = principal.userId;
-    const receiverId = body.receiverID;
-    if (receiverId === senderId) throw badRequest(OFFER_MESSAGES.ownListing);
-    const [sender, receiver] = await Promise.all([memberOf(ctx, senderId), memberOf(ctx, receiverId)]);
-    if (sender?.deleted) throw unauthorized();
-    if (receiver?.deleted) throw notFound(OFFER_MESSAGES.receiverGone);
-    // Premium and admins from the members projection (auth's events), never from the request.
-    const limited = !isPremium(sender, now);
-    // A member at the limit hears so before anything else is asked; the reservation checks again.
-    if (limited && (await sentOn(ctx, await ctx.parties.findOne({ _id: senderId }, { projection: { offers: 1 } }), amsterdamDay(now), now)) >= OFFER_DAILY_LIMIT) {
-      throw forbidden(OFFER_MESSAGES.dailyLimit);
-    }
-    const [mine, theirs] = await Promise.all([ctx.inventory(senderId), receiverInventory(ctx, receiverId, senderId)]);
-    const listing = body.listingOfferedOnID;
-    if (mine.some((i) => !i.isDefault && i.listingID === listing)) throw badRequest(OFFER_MESSAGES.ownListing);
-    const offeredOn = theirs.find((i) => !i.isDefault && i.listingID === listing);
-    if (!offeredOn) throw badRequest(OFFER_MESSAGES.receiverNotOwner);
-
-    // Each item from the inventory of the party it names (the crate included); a repeat counts once.
-    const seen = new Set<string>();
-    const items: OfferItem[] = [];
-    for (const { listingID, userID } of body.items) {
-      if (seen.has(`${userID}:${listingID}`)) continue;
-      seen.add(`${userID}:${listingID}`);
-      const inventory = userID === senderId ? mine : userID === receiverId ? theirs : undefined;
-      if (!inventory) throw badRequest(OFFER_MESSAGES.itemNotOfParty);
-      const item = inventory.find((i) => i.listingID === listingID && (listingID === DEFAULT_CRATE.listingID) === i.isDefault);
-      if (!item) throw badRequest(OFFER_MESSAGES.itemUnavailable);
-      items.push(itemOf(item));
-    }
-    // Requested (the receiver's) first, as the offer screen lists them.
-    items.sort((a, b) => Number(a.userID !== receiverId) - Number(b.userID !== receiverId));
-    const doc = await createOffer(ctx, { senderId, receiverId, listingOfferedOn: itemOf(offeredOn), items, message: body.message, limited }, now);
-    return toOffer(doc, new Map([sender, receiver].filter((m): m is MemberDoc => !!m).map((m) => [m._id, m])));
-  });
-
-  api.handle(tradeRoutes.respond, async ({ principal, params, query }) => {
-    const now = ctx.clock();
-    const rule = respondRule(principal.userId, query.status);
-    const current = await ctx.offers.findOne({ _id: params.id });
-    if (!current) throw notFound(OFFER_MESSAGES.notFound);
-    rule(current);
-    if (query.status === 'Accepted') await checkStillAvailable(ctx, current);
-    const changed = await changeOffer(ctx, params.id, rule, now);
-    if (!changed) throw notFound(OFFER_MESSAGES.notFound);
-    return (await answer(ctx, [changed.after]))[0]!;
-  });
-
-  api.handle(tradeRoutes.confirm, async ({ principal, params }) => {
-    const now = ctx.clock();
-    const changed = await changeOffer(ctx, params.id, confirmRule(principal.userId), now);
-    if (!changed) throw notFound(OFFER_MESSAGES.notFound);
-    const { after } = changed;
-    if (after.status === 'Completed') {
-      // At once, for the answer's sake; the consumer of trade.offer.completed makes it certain.
-      await settleCompleted(ctx, { ...after, listingIds: offerEventPayload(after).listingIds }, now).catch((err: unknown) =>
-        ctx.logger.warn({ err, offerId: after._id }, 'completed trade not settled yet; its event will'),
-      );
-    }
-    return (await answer(ctx, [after]))[0]!;
-  });
-
-  api.handle(tradeRoutes.get, async ({ principal, params }) => {
-    const doc = await ctx.offers.findOne({ _id: params.id });
-    if (!doc) throw notFound(OFFER_MESSAGES.notFound);
-    if (!(await mayRead(ctx, doc, principal))) throw forbidden(OFFER_MESSAGES.notParty);
-    return (await answer(ctx, [doc]))[0]!;
-  });
+        // Each item from the inventory of the party it names (the crate included); a repeat counts once.
+        const seen = new Set<string>();
+        const items: OfferItem[] = [];
+        for (const { listingID, userID } of body.items) {
+          if (seen.has(`${userID}:${listingID}`)) continue;
+          seen.add(`${userID}:${listingID}`);
+          const inventory = userID === senderId ? mine : userID === receiverId ? theirs : undefined;
+          if (!inventory) throw badRequest(OFFER_MESSAGES.itemNotOfParty);
+          const item = inventory.find((i) => i.listingID === listingID && (listingID === DEFAULT_CRATE.listingID) === i.isDefault);
+          if (!item) throw badRequest(OFFER_MESSAGES.itemUnavailable);
+          items.push(itemOf(item));
+        }
+        // The listing the offer is made on is always traded (the seed's builder lets it be taken out).
+        if (!items.some((i) => i.userID === receiverId && i.listingID === listing)) items.push(itemOf(offeredOn));
+        // A completed trade took it, though the listing service may not know yet.
+        const taken = await tradedAmong(ctx, [listing, ...items.filter((i) => !i.isDefault).map((i) => i.listingID)], now);
+        if (taken.has(listing)) throw badRequest(OFFER_MESSAGES.receiverNotOwner);
+        if (taken.size) throw badRequest(OFFER_MESSAGES.itemUnavailable);
+        // Requested (the receiver's) first, as the offer screen lists them.
+        items.sort((a, b) => Number(a.userID !== receiverId) - Number(b.userID !== receiverId));
+        const doc = await createOffer(ctx, { senderId, receiverId, listingOfferedOn: itemOf(offeredOn), items, message: body.message, limited }, now);
+        return toOffer(doc, new Map([sender, receiver].filter((m): m is MemberDoc => !!m).map((m) => [m._id, m])));
+      },
+      respond: async ({ principal, params, query }) => {
+        const now = ctx.clock();
+        const rule = respondRule(principal.userId, query.status);
+        const current = await ctx.offers.findOne({ _id: params.id });
+        if (!current) throw notFound(OFFER_MESSAGES.notFound);
+        rule(current);
+        if (query.status === 'Accepted') await checkStillAvailable(ctx, current, now);
+        const changed = await changeOffer(ctx, params.id, rule, now);
+        if (!changed) throw notFound(OFFER_MESSAGES.notFound);
+        return (await answer(ctx, [changed.after]))[0]!;
+      },
+      confirm: async ({ principal, params }) => {
+        const now = ctx.clock();
+        const changed = await confirmOffer(ctx, params.id, principal.userId, now);
+        if (!changed) throw notFound(OFFER_MESSAGES.notFound);
+        const { after } = changed;
+        if (after.status === 'Completed') {
+          // At once, for the answer's sake; the consumer of trade.offer.completed makes it certain.
+          await settleCompleted(ctx, { ...after, listingIds: offerEventPayload(after).listingIds }, now).catch((err: unknown) =>
+            ctx.logger.warn({ err, offerId: after._id }, 'completed trade not settled yet; its event will'),
+          );
+        }
+        return (await answer(ctx, [after]))[0]!;
+      },
+      get: async ({ principal, params }) => {
+        const doc = await ctx.offers.findOne({ _id: params.id });
+        if (!doc) throw notFound(OFFER_MESSAGES.notFound);
+        if (!(await mayRead(ctx, doc, principal))) throw forbidden(OFFER_MESSAGES.notParty);
+        return (await answer(ctx, [doc]))[0]!;
+      },
+    },
+  } satisfies HandlerPart<'trade'>;
 }

@@ -1,6 +1,6 @@
 import { eventRegistry, type Review } from '@ruilplein/contracts';
 import { createEvent } from '@ruilplein/service-kit';
-import type { WithOutbox } from '../context.ts';
+import type { WithOutbox } from '../outbox.ts';
 import { partyOf, type MemberDoc } from '../members/model.ts';
 
 /**
@@ -24,6 +24,7 @@ export const reviewId = (offerId: number, reviewerId: string) => `${offerId}:${r
 export const reviewAdded = (doc: ReviewDoc) =>
   createEvent(eventRegistry, 'trade.review.added', {
     id: doc._id,
+    version: 1,
     offerId: doc.offerId,
     reviewerId: doc.reviewerId,
     revieweeId: doc.revieweeId,

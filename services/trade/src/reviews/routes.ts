@@ -1,6 +1,6 @@
-import { REVIEW_MESSAGES, tradeRoutes } from '@ruilplein/contracts';
-import { badRequest, conflict, forbidden, notFound, outboxFields, unauthorized, type Api } from '@ruilplein/service-kit';
-import { byIds, COLLECTIONS, membersByIds, type TradeContext } from '../context.ts';
+import { REVIEW_MESSAGES } from '@ruilplein/contracts';
+import { badRequest, byIds, conflict, forbidden, notFound, outboxFields, unauthorized, type HandlerPart } from '@ruilplein/service-kit';
+import { COLLECTIONS, type TradeContext } from '../context.ts';
 import { isParty, otherParty, type OfferDoc } from '../offers/model.ts';
 import { countReview, offerIdsOf, receivedReviewIds } from '../offers/parties.ts';
 import { reviewAdded, reviewId, toReview, type ReviewDoc } from './model.ts';
@@ -34,50 +34,52 @@ async function tradeToReview(ctx: TradeContext, me: string, revieweeId: string, 
   return open;
 }
 
-export function reviewHttp(api: Api, ctx: TradeContext) {
-  api.handle(tradeRoutes.addReview, async ({ principal, body }) => {
-    const now = ctx.clock();
-    const me = principal.userId;
-    if (body.revieweeID === me) throw badRequest(REVIEW_MESSAGES.self);
-    const members = await membersByIds(ctx, [me, body.revieweeID]);
-    if (members.get(me)?.deleted) throw unauthorized();
-    if (members.get(body.revieweeID)?.deleted) throw notFound(REVIEW_MESSAGES.revieweeGone);
-    const offer = await tradeToReview(ctx, me, body.revieweeID, body.tradeOfferId);
-    const doc: ReviewDoc = { _id: reviewId(offer._id, me), offerId: offer._id, reviewerId: me, revieweeId: body.revieweeID, rating: body.rating, comment: body.comment, createdAt: now };
-    // Once per party per trade: the id is the offer and the reviewer, so a second one finds it there.
-    const { _id, ...fields } = doc;
-    let written;
-    try {
-      written = await ctx.reviews.updateOne({ _id }, { $setOnInsert: { ...fields, ...outboxFields(reviewAdded(doc)) } }, { upsert: true });
-    } catch (err) {
-      if ((err as { code?: number }).code === 11000) throw conflict(REVIEW_MESSAGES.alreadyReviewed);
-      throw err;
-    }
-    if (written.upsertedCount !== 1) throw conflict(REVIEW_MESSAGES.alreadyReviewed);
-    ctx.relay.kick(COLLECTIONS.reviews, doc._id);
-    // At once, so the profile shows it; the consumer of trade.review.added makes it certain.
-    await countReview(ctx, doc.revieweeId, doc._id, doc.rating, now, now).catch((err: unknown) =>
-      ctx.logger.warn({ err, reviewId: doc._id }, 'review not counted yet; its event will'),
-    );
-    return toReview(doc, members);
-  });
-
-  api.handle(tradeRoutes.hasReviewed, async ({ principal, params, query }) => {
-    const me = principal.userId;
-    if (query.tradeOfferId !== undefined) {
-      const review = await ctx.reviews.findOne({ _id: reviewId(query.tradeOfferId, me) }, { projection: { revieweeId: 1 } });
-      return { hasReviewed: review?.revieweeId === params.userId };
-    }
-    // Without a trade: whether every completed trade with them has the caller's review.
-    const completed = await completedBetween(ctx, me, params.userId);
-    if (!completed.length) return { hasReviewed: false };
-    return { hasReviewed: (await reviewedBy(ctx, me, completed)).size === completed.length };
-  });
-
-  api.handle(tradeRoutes.reviews, async ({ params }) => {
-    const docs = (await byIds(ctx.reviews, await receivedReviewIds(ctx, params.id))).filter((r) => r.revieweeId === params.id);
-    docs.sort((a, b) => +new Date(b.createdAt) - +new Date(a.createdAt) || (a._id < b._id ? 1 : -1));
-    const members = await membersByIds(ctx, docs.map((r) => r.reviewerId));
-    return docs.map((r) => toReview(r, members));
-  });
+export function reviewHandlers(ctx: TradeContext) {
+  return {
+    trade: {
+      addReview: async ({ principal, body }) => {
+        const now = ctx.clock();
+        const me = principal.userId;
+        if (body.revieweeID === me) throw badRequest(REVIEW_MESSAGES.self);
+        const members = await ctx.members.byIds([me, body.revieweeID]);
+        if (members.get(me)?.deleted) throw unauthorized();
+        if (members.get(body.revieweeID)?.deleted) throw notFound(REVIEW_MESSAGES.revieweeGone);
+        const offer = await tradeToReview(ctx, me, body.revieweeID, body.tradeOfferId);
+        const doc: ReviewDoc = { _id: reviewId(offer._id, me), offerId: offer._id, reviewerId: me, revieweeId: body.revieweeID, rating: body.rating, comment: body.comment, createdAt: now };
+        // Once per party per trade: the id is the offer and the reviewer, so a second one finds it there.
+        const { _id, ...fields } = doc;
+        let written;
+        try {
+          written = await ctx.reviews.updateOne({ _id }, { $setOnInsert: { ...fields, ...outboxFields(reviewAdded(doc)) } }, { upsert: true });
+        } catch (err) {
+          if ((err as { code?: number }).code === 11000) throw conflict(REVIEW_MESSAGES.alreadyReviewed);
+          throw err;
+        }
+        if (written.upsertedCount !== 1) throw conflict(REVIEW_MESSAGES.alreadyReviewed);
+        ctx.relay.kick(COLLECTIONS.reviews, doc._id);
+        // At once, so the profile shows it; the consumer of trade.review.added makes it certain.
+        await countReview(ctx, doc.revieweeId, doc._id, doc.rating, now, now).catch((err: unknown) =>
+          ctx.logger.warn({ err, reviewId: doc._id }, 'review not counted yet; its event will'),
+        );
+        return toReview(doc, members);
+      },
+      hasReviewed: async ({ principal, params, query }) => {
+        const me = principal.userId;
+        if (query.tradeOfferId !== undefined) {
+          const review = await ctx.reviews.findOne({ _id: reviewId(query.tradeOfferId, me) }, { projection: { revieweeId: 1 } });
+          return { hasReviewed: review?.revieweeId === params.userId };
+        }
+        // Without a trade: whether every completed trade with them has the caller's review.
+        const completed = await completedBetween(ctx, me, params.userId);
+        if (!completed.length) return { hasReviewed: false };
+        return { hasReviewed: (await reviewedBy(ctx, me, completed)).size === completed.length };
+      },
+      reviews: async ({ params }) => {
+        const docs = (await byIds(ctx.reviews, await receivedReviewIds(ctx, params.id))).filter((r) => r.revieweeId === params.id);
+        docs.sort((a, b) => +new Date(b.createdAt) - +new Date(a.createdAt) || (a._id < b._id ? 1 : -1));
+        const members = await ctx.members.byIds(docs.map((r) => r.reviewerId));
+        return docs.map((r) => toReview(r, members));
+      },
+    },
+  } satisfies HandlerPart<'trade'>;
 }

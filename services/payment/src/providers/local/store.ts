@@ -1,6 +1,5 @@
 import type { PaymentStatus } from '@ruilplein/contracts';
-import type { Connection } from '@ruilplein/service-kit';
-import type { mongo } from 'mongoose';
+import { collection, type Connection } from '@ruilplein/service-kit';
 
 /** The local checkout's own records, as Mollie keeps them on its side. */
 export interface LocalPaymentDoc {
@@ -47,12 +46,11 @@ export interface LocalKeyDoc {
 }
 
 export function localStore(db: Connection) {
-  const c = <T extends mongo.BSON.Document>(name: string) => db.collection<T>(name) as unknown as mongo.Collection<T>;
   return {
-    payments: c<LocalPaymentDoc>('local_payments'),
-    subscriptions: c<LocalSubscriptionDoc>('local_subscriptions'),
-    customers: c<LocalCustomerDoc>('local_customers'),
-    keys: c<LocalKeyDoc>('local_idempotency'),
+    payments: collection<LocalPaymentDoc>(db, 'local_payments'),
+    subscriptions: collection<LocalSubscriptionDoc>(db, 'local_subscriptions'),
+    customers: collection<LocalCustomerDoc>(db, 'local_customers'),
+    keys: collection<LocalKeyDoc>(db, 'local_idempotency'),
   };
 }
 export type LocalStore = ReturnType<typeof localStore>;

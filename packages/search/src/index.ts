@@ -1,0 +1,9 @@
+// The search engine, without a store, NATS or HTTP: the listing service feeds it events and asks it
+// questions; time always comes in as an argument (the platform's clock lives in the service kit).
+export { ListingIndex, type ListingState } from './listings.ts';
+export { MemberTable } from './members.ts';
+export { SearchEngine, type SearchFilters } from './query.ts';
+export { InterestBook, INTEREST_WINDOW_MS } from './interest.ts';
+// For saved-search alerts: one listing against one search.
+export { matches, type MatchFilters, type Viewer } from './matches.ts';
+export type { Column, TableImage } from './slots.ts';

@@ -1,0 +1,342 @@
+import {
+  PREMIUM_HEAD_START_HOURS,
+  RECOMMENDATION_PAGE_SIZE,
+  SEARCH_DEFAULT_DISTANCE_KM,
+  type BarterMode,
+  type Category,
+  type ListingCard,
+  type ListingType,
+} from '@ruilplein/contracts';
+import { boundsOf, chord2ForKm, kmForChord2, roundKm, type Vec3 } from './geo.ts';
+import { trendingScore, type InterestBook } from './interest.ts';
+import { ACCEPTS_ITEMS, latCell, LIVE, lonCell, PLACED, PREMIUM, SERVICE, type ListingIndex } from './listings.ts';
+import type { MemberTable, Searcher } from './members.ts';
+import { topK } from './order.ts';
+
+export const HEAD_START_MS = PREMIUM_HEAD_START_HOURS * 3600_000;
+
+/** The search page's filters, as the route's schema parsed them. */
+export interface SearchFilters {
+  page: number;
+  take: number;
+  distanceKm?: number;
+  minValue?: number;
+  maxValue?: number;
+  /** Only premium listings. */
+  premium: boolean;
+  /** Any of these. */
+  categoryIds: readonly string[];
+  listingType?: ListingType;
+  barterMode?: BarterMode;
+  /**
+   * Members whose listings the caller does not get (never from the request: the service fills it,
+   * e.g. for members one has blocked). `matches` honours it too.
+   */
+  excludeOwners?: ReadonlySet<string>;
+}
+
+/** One scan over the candidate rows; every field narrows. */
+interface Scan {
+  center?: Vec3;
+  /** Squared chord of the radius. */
+  maxC2: number;
+  /** Flags that must be set (`need`) to the given bits (`bits`). */
+  need: number;
+  bits: number;
+  minCents: number;
+  maxCents: number;
+  /** Whether a listing without a value passes the value range. */
+  noValuePasses: boolean;
+  /** null: any category. */
+  catMask: Uint32Array | null;
+  /** The caller may see premium-only and new listings. */
+  premium: boolean;
+  /** The caller's row among the members (their own listings are always visible); -1 when unknown. */
+  viewer: number;
+  /** Listings created after this are new: premium callers and their owner only. */
+  newAfter: number;
+  /** Leave out this member's listings (recommendations); -1: none. */
+  excludeOwner: number;
+  /** Leave out these members' listings (their rows among the members); null: none. */
+  excludeOwners: ReadonlySet<number> | null;
+}
+
+export interface Page {
+  /** Rows in answer order. */
+  slots: Int32Array;
+  /** Squared chord to each, NaN without a place. */
+  c2: Float64Array;
+}
+
+/**
+ * Search and recommendations over the in-memory index: a scan of the grid cells that overlap the
+ * circle (every cell without a place to search from), the filters on typed arrays, then the top of
+ * the order by a bounded heap. Nothing here waits on the store.
+ */
+export class SearchEngine {
+  readonly index: ListingIndex;
+  readonly members: MemberTable;
+  readonly interest: InterestBook;
+  private found = new Int32Array(4096);
+  private foundC2 = new Float64Array(4096);
+
+  constructor(index: ListingIndex, members: MemberTable, interest: InterestBook) {
+    this.index = index;
+    this.members = members;
+    this.interest = interest;
+  }
+
+  searcher(userId: string, now: number): Searcher {
+    return this.members.searcher(userId, now);
+  }
+
+  /** GET /api/listing: newest first (then a per-id tie-break), `take` from `(page-1)·take`. */
+  search(searcher: Searcher, filters: SearchFilters, now: number): Page {
+    const scan = this.baseScan(searcher, now, filters.excludeOwners);
+    if (searcher.place) {
+      scan.center = searcher.place;
+      scan.maxC2 = chord2ForKm(filters.distanceKm ?? SEARCH_DEFAULT_DISTANCE_KM);
+    }
+    if (filters.minValue !== undefined && filters.minValue > 0) {
+      scan.minCents = Math.round(filters.minValue * 100);
+      scan.noValuePasses = false;
+    }
+    if (filters.maxValue !== undefined) scan.maxCents = Math.round(filters.maxValue * 100);
+    if (filters.premium) {
+      // Premium listings are shown to premium callers only (their own aside).
+      scan.need |= PREMIUM;
+      scan.bits |= PREMIUM;
+    }
+    if (filters.categoryIds.length) {
+      const mask = new Uint32Array(this.index.words);
+      for (const id of filters.categoryIds) {
+        const bit = this.index.categoryBitOf(id, false);
+        if (bit >= 0) mask[bit >> 5]! |= 1 << (bit & 31);
+      }
+      if (mask.every((w) => w === 0)) return empty();
+      scan.catMask = mask;
+    }
+    if (filters.listingType) {
+      scan.need |= SERVICE;
+      if (filters.listingType === 'service') scan.bits |= SERVICE;
+    }
+    if (filters.barterMode === 'services_only' || filters.barterMode === 'services_or_items') {
+      if (filters.listingType === 'item') return empty();
+      scan.need |= SERVICE | ACCEPTS_ITEMS;
+      scan.bits |= SERVICE | (filters.barterMode === 'services_or_items' ? ACCEPTS_ITEMS : 0);
+    }
+    const n = this.gather(scan);
+    const { created, keys } = this.index;
+    const found = this.found;
+    const newer = (a: number, b: number) => {
+      const sa = found[a]!;
+      const sb = found[b]!;
+      const ca = created[sa]!;
+      const cb = created[sb]!;
+      if (ca !== cb) return ca > cb;
+      const ka = keys[sa]!;
+      const kb = keys[sb]!;
+      return ka !== kb ? ka > kb : this.index.id(sa) > this.index.id(sb);
+    };
+    return this.cut(n, (filters.page - 1) * filters.take, filters.take, newer);
+  }
+
+  /**
+   * 'Trending in je buurt': within `radiusKm` of the caller, not their own; premium first
+   * (premium-only listings and those of premium members), then by trending score (interest in the
+   * last 14 days plus newness, interest.ts), then newest. Nothing without a place of one's own.
+   * `excludeOwners` as in SearchFilters.
+   */
+  recommendations(searcher: Searcher, radiusKm: number, page: number, now: number, excludeOwners?: ReadonlySet<string>): Page {
+    if (!searcher.place) return empty();
+    const scan = this.baseScan(searcher, now, excludeOwners);
+    scan.center = searcher.place;
+    scan.maxC2 = chord2ForKm(radiusKm);
+    // Never one's own (an unknown caller, -1, owns nothing).
+    scan.excludeOwner = scan.viewer;
+    const n = this.gather(scan);
+    const { created, keys, flags, owners } = this.index;
+    const found = this.found;
+    const tier = new Uint8Array(n);
+    const score = new Float64Array(n);
+    // Owners list several listings each: the membership rule once per owner.
+    const premiumOwner = new Map<number, boolean>();
+    const isPremiumOwner = (owner: number) => {
+      let premium = premiumOwner.get(owner);
+      if (premium === undefined) premiumOwner.set(owner, (premium = this.members.premiumAt(owner, now)));
+      return premium;
+    };
+    for (let p = 0; p < n; p++) {
+      const slot = found[p]!;
+      tier[p] = flags[slot]! & PREMIUM || isPremiumOwner(owners[slot]!) ? 1 : 0;
+      score[p] = trendingScore(this.interest.interest(slot, now), now - created[slot]!);
+    }
+    const better = (a: number, b: number) => {
+      if (tier[a] !== tier[b]) return tier[a]! > tier[b]!;
+      if (score[a] !== score[b]) return score[a]! > score[b]!;
+      const sa = found[a]!;
+      const sb = found[b]!;
+      if (created[sa] !== created[sb]) return created[sa]! > created[sb]!;
+      return keys[sa] !== keys[sb] ? keys[sa]! > keys[sb]! : this.index.id(sa) > this.index.id(sb);
+    };
+    return this.cut(n, (page - 1) * RECOMMENDATION_PAGE_SIZE, RECOMMENDATION_PAGE_SIZE, better);
+  }
+
+  /** The answer's cards. */
+  cards(page: Page, categories: ReadonlyMap<string, Category>): ListingCard[] {
+    const { index, members } = this;
+    const out: ListingCard[] = [];
+    for (let i = 0; i < page.slots.length; i++) {
+      const slot = page.slots[i]!;
+      const c2 = page.c2[i]!;
+      const text = index.card(slot);
+      const f = index.flags[slot]!;
+      const cents = index.values[slot]!;
+      out.push({
+        id: text.id,
+        title: text.title,
+        description: text.excerpt,
+        imageUrl: text.imageUrl,
+        thumbnailUrl: text.thumbnailUrl,
+        placeholder: text.placeholder,
+        listingType: f & SERVICE ? 'service' : 'item',
+        acceptsItems: (f & ACCEPTS_ITEMS) !== 0,
+        isPremium: (f & PREMIUM) !== 0,
+        initialValue: cents < 0 ? null : cents / 100,
+        createdAt: new Date(index.created[slot]!).toISOString(),
+        isActive: true,
+        listingCategories: index.categoryIdsOf(slot).flatMap((id) => categories.get(id) ?? []),
+        distanceInKm: Number.isNaN(c2) ? null : roundKm(kmForChord2(c2)),
+        user: members.owner(index.owners[slot]!),
+      });
+    }
+    return out;
+  }
+
+  private baseScan(searcher: Searcher, now: number, excludeOwners?: ReadonlySet<string>): Scan {
+    // Members never seen own no listing here: only known ones need a row.
+    let excluded: Set<number> | null = null;
+    for (const id of excludeOwners ?? []) {
+      const slot = this.members.find(id);
+      if (slot >= 0) (excluded ??= new Set()).add(slot);
+    }
+    return {
+      maxC2: Infinity,
+      need: LIVE,
+      bits: LIVE,
+      minCents: -Infinity,
+      maxCents: Infinity,
+      noValuePasses: true,
+      catMask: null,
+      premium: searcher.premium,
+      viewer: this.members.find(searcher.id),
+      newAfter: now - HEAD_START_MS,
+      excludeOwner: -1,
+      excludeOwners: excluded,
+    };
+  }
+
+  /** Rows passing `scan` into `found` (and their squared chords into `foundC2`); answers how many. */
+  private gather(scan: Scan): number {
+    const { flags, values, created, owners, cats, xs, ys, zs, words, cells } = this.index;
+    const { need, bits, minCents, maxCents, noValuePasses, catMask, premium, viewer, newAfter, excludeOwner, excludeOwners, maxC2 } = scan;
+    const center = scan.center;
+    const cx = center?.x ?? 0;
+    const cy = center?.y ?? 0;
+    const cz = center?.z ?? 0;
+    let n = 0;
+    for (const cellIndex of this.cellsFor(scan)) {
+      const cell = cells[cellIndex]!;
+      const list = cell.slots;
+      for (let i = 0; i < cell.n; i++) {
+        const slot = list[i]!;
+        const f = flags[slot]!;
+        if ((f & need) !== bits) continue;
+        let c2 = NaN;
+        if (center) {
+          if (!(f & PLACED)) continue;
+          const dx = xs[slot]! - cx;
+          const dy = ys[slot]! - cy;
+          const dz = zs[slot]! - cz;
+          c2 = dx * dx + dy * dy + dz * dz;
+          if (c2 > maxC2) continue;
+        }
+        const cents = values[slot]!;
+        if (cents < 0 ? !noValuePasses : cents < minCents || cents > maxCents) continue;
+        if (catMask) {
+          let hit = false;
+          for (let w = 0; w < words && !hit; w++) hit = (cats[slot * words + w]! & catMask[w]!) !== 0;
+          if (!hit) continue;
+        }
+        const owner = owners[slot]!;
+        if (owner === excludeOwner || (excludeOwners !== null && excludeOwners.has(owner))) continue;
+        if (!premium && owner !== viewer && (f & PREMIUM || created[slot]! > newAfter)) continue;
+        if (n === this.found.length) this.growFound();
+        this.found[n] = slot;
+        this.foundC2[n] = c2;
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private growFound(): void {
+    const found = new Int32Array(this.found.length * 2);
+    found.set(this.found);
+    const c2 = new Float64Array(this.foundC2.length * 2);
+    c2.set(this.foundC2);
+    this.found = found;
+    this.foundC2 = c2;
+  }
+
+  /** Indexes of the cells to scan: those overlapping the circle's bounds, or all of them without a centre. */
+  private *cellsFor(scan: Scan): Generator<number> {
+    const { cells } = this.index;
+    const center = scan.center;
+    if (!center) {
+      for (let i = 0; i < cells.length; i++) yield i;
+      return;
+    }
+    const latitude = (Math.asin(Math.max(-1, Math.min(1, center.z))) * 180) / Math.PI;
+    const longitude = (Math.atan2(center.y, center.x) * 180) / Math.PI;
+    const km = kmForChord2(scan.maxC2);
+    const b = boundsOf(latitude, longitude, km);
+    const lat0 = latCell(b.minLat);
+    const lat1 = latCell(b.maxLat);
+    const wraps = b.minLon < -180 || b.maxLon > 180;
+    const lon0 = wraps ? lonCell(-180) : lonCell(b.minLon);
+    const lon1 = wraps ? lonCell(180) : lonCell(b.maxLon);
+    const positions = (lat1 - lat0 + 1) * (lon1 - lon0 + 1);
+    // A wide circle over a sparse grid: walk the cells that exist instead of every position.
+    if (positions > cells.length) {
+      for (let i = 1; i < cells.length; i++) {
+        const c = cells[i]!;
+        if (c.lat >= lat0 && c.lat <= lat1 && c.lon >= lon0 && c.lon <= lon1) yield i;
+      }
+      return;
+    }
+    for (let lat = lat0; lat <= lat1; lat++) {
+      for (let lon = lon0; lon <= lon1; lon++) {
+        const i = this.index.cellIndex(lat, lon);
+        if (i !== undefined) yield i;
+      }
+    }
+  }
+
+  /** Positions `offset`…`offset+take` of the order, as rows and chords. */
+  private cut(n: number, offset: number, take: number, better: (a: number, b: number) => boolean): Page {
+    if (offset >= n) return empty();
+    const best = topK(n, offset + take, better);
+    const count = Math.max(0, best.length - offset);
+    const slots = new Int32Array(count);
+    const c2 = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const p = best[offset + i]!;
+      slots[i] = this.found[p]!;
+      c2[i] = this.foundC2[p]!;
+    }
+    return { slots, c2 };
+  }
+}
+
+const empty = (): Page => ({ slots: new Int32Array(0), c2: new Float64Array(0) });

@@ -1,0 +1,4 @@
+export * from './content.ts';
+export * from './devmail.ts';
+export * from './relay.ts';
+export * from './transports.ts';

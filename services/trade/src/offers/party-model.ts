@@ -1,0 +1,32 @@
+import type { WithOutbox } from '../outbox.ts';
+
+/**
+ * One member's side of trading, in one small document changed only conditionally on `version`:
+ * - `offers`: every offer they are a party to (`o<number>`: when, and whether they sent it), so
+ *   their offers are read by `_id`, and the daily limit is counted here: two creates at once
+ *   cannot both take the second place of the day;
+ * - their trade statistics (trades, sum and count of ratings received) and `received`, the reviews
+ *   about them, announced with `trade.member.counted` (the document's version orders them);
+ * - `counted`: what the totals already hold (`o<offer>` a trade, `r<review>` a review), so a trade
+ *   or review applied twice (inline and by the consumer, or redelivered) counts once.
+ * An offer is listed here before it is written: the list holds at least every offer, readers
+ * check each one they fetch.
+ */
+export interface PartyDoc extends WithOutbox {
+  /** The member's user id. */
+  _id: string;
+  version: number;
+  offers?: Record<string, OfferEntry>;
+  totalTrades?: number;
+  ratingSum?: number;
+  totalReviewers?: number;
+  counted?: Record<string, Date>;
+  /** Review id → when it was given. */
+  received?: Record<string, Date>;
+}
+
+export interface OfferEntry {
+  at: Date;
+  /** Made by this member (counts for their daily limit). */
+  sent: boolean;
+}
