@@ -1,15 +1,14 @@
 // GET /api/listing and /api/listing/recommendations over real HTTP on the run's stores: the index
 // is loaded from the collections and kept current from the listing and auth streams.
 import { ListingCardSchema, SEARCH_MESSAGES, type ListingCard } from '@ruilplein/contracts';
-import { publishEvent } from '@ruilplein/service-kit';
+import { now, publishEvent } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listingCreated, listingDeleted, listingUpdated } from '../src/listings/events.ts';
 import { newListingId, type ListingDoc } from '../src/listings/model.ts';
-import { call, createListing, itemFields, PLACES, startListing, type ListingHarness, type TestMember } from './listings.helpers.ts';
+import { call, createListing, earlier, itemFields, PLACES, startListing, type ListingHarness, type TestMember } from './listings.helpers.ts';
 
-const HOUR = 3600_000;
 const Cards = z.array(ListingCardSchema);
 
 let h: ListingHarness;
@@ -24,31 +23,34 @@ let homeless: TestMember;
  * A listing written as the write side writes it, and announced as its outbox relay would: the
  * test decides its age and fields.
  */
-async function place(over: Partial<ListingDoc> = {}): Promise<ListingDoc> {
-  const id = newListingId();
-  const doc: ListingDoc = {
-    _id: id,
-    ownerId: owner.id,
-    title: `Boekenkast ${id.slice(-4)}`,
-    description: 'Stevige boekenkast van eikenhout. '.repeat(10),
-    listingType: 'item',
-    acceptsItems: false,
-    isPremium: false,
-    initialValue: 40,
-    categoryIds: ['meubels'],
-    photos: [{ imageUrl: `/uploads/listings/${id}.webp`, thumbnailUrl: `/uploads/listings/${id}-t.webp`, width: 1600, height: 1200 }],
-    placeholder: 'data:image/webp;base64,UklGRg==',
-    active: true,
-    createdAt: new Date(Date.now() - 24 * HOUR),
-    updatedAt: new Date(),
-    version: 1,
-    latitude: PLACES.amsterdam.latitude,
-    longitude: PLACES.amsterdam.longitude,
-    ...over,
-  };
-  await h.db.collection<ListingDoc>('listings').insertOne(doc);
-  await publishEvent(h.bus, listingCreated(doc));
-  return doc;
+async function place(over: Partial<Omit<ListingDoc, 'createdAt' | 'updatedAt'>> = {}, hoursAgo = 24): Promise<ListingDoc> {
+  // Written while the platform clock stands `hoursAgo` back: as old as that, with no write to age it.
+  return earlier(hoursAgo, async () => {
+    const id = newListingId();
+    const doc: ListingDoc = {
+      _id: id,
+      ownerId: owner.id,
+      title: `Boekenkast ${id.slice(-4)}`,
+      description: 'Stevige boekenkast van eikenhout. '.repeat(10),
+      listingType: 'item',
+      acceptsItems: false,
+      isPremium: false,
+      initialValue: 40,
+      categoryIds: ['meubels'],
+      photos: [{ imageUrl: `/uploads/listings/${id}.webp`, thumbnailUrl: `/uploads/listings/${id}-t.webp`, width: 1600, height: 1200 }],
+      placeholder: 'data:image/webp;base64,UklGRg==',
+      active: true,
+      createdAt: now(),
+      updatedAt: now(),
+      version: 1,
+      latitude: PLACES.amsterdam.latitude,
+      longitude: PLACES.amsterdam.longitude,
+      ...over,
+    };
+    await h.db.collection<ListingDoc>('listings').insertOne(doc);
+    await publishEvent(h.bus, listingCreated(doc));
+    return doc;
+  });
 }
 
 const search = async (member: TestMember, query = '') => {
@@ -156,7 +158,7 @@ describe('GET /api/listing', () => {
 
   it('shows premium-only and new listings to premium members and the owner only; premium=true keeps only premium listings', async () => {
     const onlyPremium = await place({ isPremium: true, title: 'Platenspeler' });
-    const fresh = await place({ createdAt: new Date(Date.now() - HOUR) });
+    const fresh = await place({}, 1);
     const old = await place({});
     await until(() => found(old._id));
     const plainSees = idsOf(await search(plain, '?take=50'));
@@ -196,10 +198,9 @@ describe('GET /api/listing', () => {
   });
 
   it('pages newest first without repeats or gaps', async () => {
-    const start = Date.now() - 10 * 24 * HOUR;
-    // Spread over a place of their own, with equal times in pairs.
-    for (let i = 0; i < 32; i++) await place({ latitude: 52.5, longitude: 5.9, createdAt: new Date(start - Math.floor(i / 2) * HOUR), categoryIds: ['tuin'] });
-    const last = await place({ latitude: 52.5, longitude: 5.9, createdAt: new Date(start - 40 * HOUR), categoryIds: ['tuin'] });
+    // Ten days and more ago, spread over a place of their own, with equal times in pairs.
+    for (let i = 0; i < 32; i++) await place({ latitude: 52.5, longitude: 5.9, categoryIds: ['tuin'] }, 10 * 24 + Math.floor(i / 2));
+    const last = await place({ latitude: 52.5, longitude: 5.9, categoryIds: ['tuin'] }, 10 * 24 + 40);
     await until(() => found(last._id));
     const seen: ListingCard[] = [];
     for (let page = 1; page <= 4; page++) seen.push(...(await search(premium, `?categoryIds=tuin&distanceKm=500&take=10&page=${page}`)));
@@ -266,13 +267,13 @@ describe('GET /api/listing/recommendations', () => {
     // A quiet corner (Leeuwarden), so only this test's listings are within 5 km.
     const corner = { city: 'Leeuwarden', latitude: 53.2012, longitude: 5.7999 };
     const [viewer, neighbour, fan1, fan2] = await Promise.all([h.member({ ...corner }), h.member({ ...corner, roles: ['Premium'] }), h.member({ ...corner }), h.member({ ...corner })]);
-    const at = (days: number) => new Date(Date.now() - days * 24 * HOUR);
-    const mine = await place({ ownerId: viewer.id, ...corner, createdAt: at(1) });
-    const stale = await place({ ...corner, createdAt: at(30) });
-    const liked = await place({ ...corner, createdAt: at(20) });
-    const newish = await place({ ...corner, createdAt: at(1) });
-    const ofPremium = await place({ ownerId: neighbour.id, ...corner, createdAt: at(40) });
-    const farAway = await place({ ...PLACES.utrecht, createdAt: at(1) });
+    const daysAgo = (days: number) => days * 24;
+    const mine = await place({ ownerId: viewer.id, ...corner }, daysAgo(1));
+    const stale = await place({ ...corner }, daysAgo(30));
+    const liked = await place({ ...corner }, daysAgo(20));
+    const newish = await place({ ...corner }, daysAgo(1));
+    const ofPremium = await place({ ownerId: neighbour.id, ...corner }, daysAgo(40));
+    const farAway = await place({ ...PLACES.utrecht }, daysAgo(1));
     await until(() => found(farAway._id));
     for (const fan of [fan1, fan2]) {
       const res = await call(h.url, `/api/wishlist/add/${liked._id}`, { method: 'POST', token: fan.token });
