@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-const exclude = ['**/node_modules/**', '.data/**', '.tools/**', '**/dist/**'];
+const exclude = ['**/node_modules/**', '.data/**', '.tools/**', '.cache/**', '**/dist/**'];
 
 export default defineConfig({
   test: {

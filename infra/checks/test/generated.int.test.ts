@@ -3,6 +3,7 @@
 // authorization matrix), then schemathesis against each service's OpenAPI document (the fuzzing). One platform for both; the matrix runs
 // first, so the fuzzing's failed logins cannot throttle its sign-ins.
 import type { RouteDef } from '@ruilplein/contracts';
+import { DEMO_LISTINGS, DEMO_MEMBERS, demoListingId } from '@ruilplein/contracts/demo';
 import { testStores } from '@ruilplein/local/testing';
 import { connectMongo } from '@ruilplein/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,13 +31,32 @@ beforeAll(async () => {
   stats.started = performance.now();
   platform = await startChecksPlatform();
   for (const role of ROLES) if (role !== 'guest') sessions[role] = await platform.signIn(role);
+  await demoListingsSeeded();
   for (const service of services) {
     const url = platform.services.get(service);
     if (!url) throw new Error(`services/${service} exists but the platform did not start it (logs: ${platform.logDir})`);
     const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     served.set(service, new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`))));
   }
-}, 120_000);
+}, 240_000);
+
+/**
+ * The fixtures use the listings local mode seeds for the signed-in demo accounts; the seed draws
+ * their pictures after the platform is up, so wait until the admin finds every one of them.
+ */
+async function demoListingsSeeded() {
+  const ids = (Object.entries(sessions) as [SignedInRole, Session][]).flatMap(([role, session]) => {
+    const owner = Object.entries(DEMO_MEMBERS).find(([, m]) => m.email === ACCOUNT_EMAILS[role])?.[0];
+    return DEMO_LISTINGS.flatMap((l, index) => (l.owner === owner ? [demoListingId(session.id, index)] : []));
+  });
+  const deadline = performance.now() + 90_000;
+  for (const id of ids) {
+    while ((await fetch(`${platform.url}/api/listing/${id}`, { headers: { authorization: `Bearer ${sessions.admin.token}` } })).status !== 200) {
+      if (performance.now() > deadline) throw new Error(`demo listing ${id} was not seeded within 90 s (logs: ${platform.logDir})`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
 
 afterAll(async () => {
   const seconds = ((performance.now() - stats.started) / 1000).toFixed(1);
