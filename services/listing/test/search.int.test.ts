@@ -1,13 +1,13 @@
 // GET /api/listing and /api/listing/recommendations over real HTTP on the run's stores: the index
 // is loaded from the collections and kept current from the listing and auth streams.
 import { ListingCardSchema, SEARCH_MESSAGES, type ListingCard } from '@ruilplein/contracts';
-import { now, publishEvent } from '@ruilplein/service-kit';
+import { publishEvent } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listingCreated, listingDeleted, listingUpdated } from '../src/listings/events.ts';
-import { newListingId, type ListingDoc } from '../src/listings/model.ts';
-import { call, createListing, earlier, itemFields, PLACES, startListing, type ListingHarness, type TestMember } from './listings.helpers.ts';
+import { listingDeleted, listingUpdated } from '../src/listings/events.ts';
+import type { ListingDoc } from '../src/listings/model.ts';
+import { call, createListing, itemFields, PLACES, placeListing, startListing, type ListingHarness, type TestMember } from './listings.helpers.ts';
 
 const Cards = z.array(ListingCardSchema);
 
@@ -19,39 +19,8 @@ let premium: TestMember;
 let owner: TestMember;
 let homeless: TestMember;
 
-/**
- * A listing written as the write side writes it, and announced as its outbox relay would: the
- * test decides its age and fields.
- */
-async function place(over: Partial<Omit<ListingDoc, 'createdAt' | 'updatedAt'>> = {}, hoursAgo = 24): Promise<ListingDoc> {
-  // Written while the platform clock stands `hoursAgo` back: as old as that, with no write to age it.
-  return earlier(hoursAgo, async () => {
-    const id = newListingId();
-    const doc: ListingDoc = {
-      _id: id,
-      ownerId: owner.id,
-      title: `Boekenkast ${id.slice(-4)}`,
-      description: 'Stevige boekenkast van eikenhout. '.repeat(10),
-      listingType: 'item',
-      acceptsItems: false,
-      isPremium: false,
-      initialValue: 40,
-      categoryIds: ['meubels'],
-      photos: [{ imageUrl: `/uploads/listings/${id}.webp`, thumbnailUrl: `/uploads/listings/${id}-t.webp`, width: 1600, height: 1200 }],
-      placeholder: 'data:image/webp;base64,UklGRg==',
-      active: true,
-      createdAt: now(),
-      updatedAt: now(),
-      version: 1,
-      latitude: PLACES.amsterdam.latitude,
-      longitude: PLACES.amsterdam.longitude,
-      ...over,
-    };
-    await h.db.collection<ListingDoc>('listings').insertOne(doc);
-    await publishEvent(h.bus, listingCreated(doc));
-    return doc;
-  });
-}
+/** One of the owner's listings, `hoursAgo` old (24 h: past the six-hour head start). */
+const place = (over: Parameters<typeof placeListing>[2] = {}, hoursAgo = 24) => placeListing(h, owner.id, over, hoursAgo);
 
 const search = async (member: TestMember, query = '') => {
   const res = await call(h.url, `/api/listing${query}`, { token: member.token });

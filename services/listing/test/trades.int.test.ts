@@ -2,13 +2,11 @@
 // listings inactive (announced, their places given back), and an offer made on a listing is
 // interest for 'Trending in je buurt'.
 import { eventRegistry, ListingCardSchema, type OfferEvent } from '@ruilplein/contracts';
-import { createEvent, now, publishEvent } from '@ruilplein/service-kit';
+import { createEvent, publishEvent } from '@ruilplein/service-kit';
 import { body, offerEvent } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listingCreated } from '../src/listings/events.ts';
-import { newListingId, type ListingDoc } from '../src/listings/model.ts';
-import { call, createListing, earlier, itemFields, startListing, waitFor, type ListingHarness, type TestMember } from './listings.helpers.ts';
+import { call, createListing, itemFields, placeListing, startListing, waitFor, type ListingHarness, type TestMember } from './listings.helpers.ts';
 
 let h: ListingHarness;
 beforeAll(async () => {
@@ -74,33 +72,7 @@ describe('trade.offer.created', () => {
   it('counts as interest in the listing the offer was made on (trending)', async () => {
     const corner = { city: 'Sneek', latitude: 53.0326, longitude: 5.6589 };
     const [viewer, owner, bidder] = await Promise.all([h.member({ ...corner }), h.member({ ...corner }), h.member({ ...corner })]);
-    // Written while the platform clock stands `days` back: that old, with no write to age it.
-    const place = (days: number): Promise<ListingDoc> =>
-      earlier(days * 24, async () => {
-        const id = newListingId();
-        const doc: ListingDoc = {
-          _id: id,
-          ownerId: owner.id,
-          title: `Kast ${id.slice(-4)}`,
-          description: 'Een stevige kast.',
-          listingType: 'item',
-          acceptsItems: false,
-          isPremium: false,
-          initialValue: 40,
-          categoryIds: ['meubels'],
-          photos: [{ imageUrl: `/uploads/listings/${id}.webp`, thumbnailUrl: `/uploads/listings/${id}-t.webp`, width: 1600, height: 1200 }],
-          placeholder: '',
-          active: true,
-          createdAt: now(),
-          updatedAt: now(),
-          version: 1,
-          latitude: corner.latitude,
-          longitude: corner.longitude,
-        };
-        await h.db.collection<ListingDoc>('listings').insertOne(doc);
-        await publishEvent(h.bus, listingCreated(doc));
-        return doc;
-      });
+    const place = (days: number) => placeListing(h, owner.id, { title: 'Kast', description: 'Een stevige kast.', placeholder: '', latitude: corner.latitude, longitude: corner.longitude }, days * 24);
     const old = await place(30);
     const newer = await place(1);
     const recommend = async () => {
