@@ -39,3 +39,9 @@ export const nowMs = (): number => Date.now() + currentOffset();
 
 /** The platform's clock as a Date. */
 export const now = (): Date => new Date(nowMs());
+
+/**
+ * Real time, never moved: only for times another party checks against its own clock, a JWT's
+ * `iat`/`exp` (jose, the gateway) and JetStream start positions (NATS stamps messages with it).
+ */
+export const wallClockMs = (): number => Date.now();

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, type Role, type SuspensionClaim } from '@ruilplein/contracts';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { createTokenVerifier } from './auth.ts';
+import { wallClockMs } from './clock.ts';
 
 export interface TestClaims {
   sub: string;
@@ -52,9 +53,7 @@ export async function createTestIssuer() {
     /** An unsigned token (`alg: none`) with otherwise valid claims. */
     unsigned(claims: TestClaims) {
       const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-      // Real time, not the platform's: verifiers check `iat`/`exp` against their own clock.
-      // eslint-disable-next-line no-restricted-syntax
-      const now = Math.floor(Date.now() / 1000);
+      const now = Math.floor(wallClockMs() / 1000);
       const payload = { sub: claims.sub, roles: claims.roles ?? ['Gebruiker'], ver: claims.ver ?? 0, iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat: now, exp: now + 900 };
       return `${enc({ alg: 'none', typ: 'JWT' })}.${enc(payload)}.`;
     },

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, tokenVersionKey, type Role } from '@ruilplein/contracts';
-import { createTokenVerifier, HttpError, MESSAGES, revokeTokenVersion, unauthorized, type TokenVerifier } from '@ruilplein/service-kit';
+import { createTokenVerifier, HttpError, MESSAGES, revokeTokenVersion, unauthorized, wallClockMs, type TokenVerifier } from '@ruilplein/service-kit';
 import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, SignJWT, type JWK } from 'jose';
 import type { RedisClientType } from 'redis';
 import { suspensionClaimOf } from './suspension.ts';
@@ -92,9 +92,7 @@ export function createTokenIssuer(options: { key: SigningKey; redis: Redis; ttlS
         .setIssuer(TOKEN_ISSUER)
         .setAudience(TOKEN_AUDIENCE)
         .setIssuedAt()
-        // Real time, not the platform's: verifiers check `exp` against their own clock.
-        // eslint-disable-next-line no-restricted-syntax
-        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .setExpirationTime(Math.floor(wallClockMs() / 1000) + ttlSeconds)
         .sign(key.privateKey);
     },
     async issue(user) {

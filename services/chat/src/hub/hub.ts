@@ -22,7 +22,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket as NetSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CHAT_HUB, CHAT_MESSAGES, tokenVersionKey, type ChatMessage, type OfferEvent } from '@ruilplein/contracts';
-import { badRequest, bearerToken, forbidden, HttpError, MESSAGES, unauthorized, withTimeout, type Logger, type Principal, type TokenVerifier } from '@ruilplein/service-kit';
+import { badRequest, bearerToken, forbidden, HttpError, MESSAGES, unauthorized, wallClockMs, withTimeout, type Logger, type Principal, type TokenVerifier } from '@ruilplein/service-kit';
 import { Server as Engine } from 'engine.io';
 import type { RedisClientType } from 'redis';
 import { Server, type Socket } from 'socket.io';
@@ -177,7 +177,7 @@ export function createHub(deps: HubDeps): Hub {
     if (!socket.recovered) void socket.join(roomOf(offerId));
     // A socket lives no longer than its token: closed as a lost connection would be, so the client
     // reconnects with a renewed token and recovers what it missed meanwhile.
-    const expiry = setTimeout(() => socket.conn.close(), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - realNowMs())));
+    const expiry = setTimeout(() => socket.conn.close(), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - wallClockMs())));
     socket.once('disconnect', () => clearTimeout(expiry));
     // A revocation announced between the upgrade's check and now found no socket to close.
     closeRevoked(userId).catch((err: unknown) => logger.warn({ err }, 'chat hub: revocation check failed'));
@@ -244,19 +244,12 @@ function hubError(status: number, message: string) {
   return Object.assign(new Error(message), { data: { status } });
 }
 
-/**
- * Real time, not the platform's clock (which tests and demos move): a token's `exp` is real time,
- * and the verifier (jose) checks it against real time.
- */
-// eslint-disable-next-line no-restricted-syntax -- a JWT's exp is compared with real time
-const realNowMs = () => Date.now();
-
 /** `exp` of a token the verifier accepted (so it has one), in real-time milliseconds. */
 function expiryOf(token: string): number {
   try {
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
-    return typeof payload.exp === 'number' ? payload.exp * 1000 : realNowMs() + 15 * 60_000;
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : wallClockMs() + 15 * 60_000;
   } catch {
-    return realNowMs() + 15 * 60_000;
+    return wallClockMs() + 15 * 60_000;
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Category } from '@ruilplein/contracts';
-import { followStream, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
+import { followStream, wallClockMs, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
 import { toCategory, type CategoryCollection } from './model.ts';
 
 /** Also reloaded on a timer, so a change whose event went missing still shows within this time. */
@@ -38,9 +38,7 @@ export async function startCategoryCache(categories: CategoryCollection, bus: Bu
   // Listen before the first load: a change after it is then always followed by a reload.
   const messages = await followStream(bus, 'listing', {
     filterSubjects: ['listing.category.>'],
-    // Real time, not the platform's: NATS stamps the stream's messages with its own clock.
-    // eslint-disable-next-line no-restricted-syntax
-    startTime: new Date(Date.now() - START_MARGIN_MS).toISOString(),
+    startTime: new Date(wallClockMs() - START_MARGIN_MS).toISOString(),
     headersOnly: true,
   });
   let snapshot = await load(categories);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEnvelopeSchema, eventRegistry, type EventEnvelope } from '@ruilplein/contracts';
 import { INTEREST_WINDOW_MS, InterestBook, ListingIndex, MemberTable, SearchEngine, type ListingState } from '@ruilplein/search';
-import { ensureStream, followStream, nowMs, publishEvent, type Bus, type Connection, type Logger, type StreamFeed, type Worker } from '@ruilplein/service-kit';
+import { ensureStream, followStream, nowMs, publishEvent, wallClockMs, type Bus, type Connection, type Logger, type StreamFeed, type Worker } from '@ruilplein/service-kit';
 import { NatsError } from 'nats';
 import type { ListingDoc } from '../listings/model.ts';
 import type { MemberDoc } from '../members/model.ts';
@@ -240,9 +240,9 @@ export function startSearch(deps: SearchDeps): SearchService {
       },
       (seq) => (positions.listingSeq = seq),
     );
-    // A stream position, so the real time (JetStream stamps messages with it), not the platform's
-    // clock: moved forward, that would start past the messages. Signs still count by platform time.
-    const since = new Date(performance.timeOrigin + performance.now() - INTEREST_WINDOW_MS).toISOString();
+    // A stream position (real time): the platform's clock, moved forward, would start past the
+    // messages. Signs still count by platform time.
+    const since = new Date(wallClockMs() - INTEREST_WINDOW_MS).toISOString();
     for (const source of INTEREST_SOURCES) {
       await follow(source.stream, { filterSubjects: [source.subject], opt_start_time: since }, (type, payload) => {
         if (type !== source.subject) return;
