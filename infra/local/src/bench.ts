@@ -2,14 +2,13 @@
 // `npm start` starts them (every store's URL, so a service that needs one more store does not
 // break a bench again), their logs in files, and a clean stop, Ctrl-C included. `--smoke` runs
 // keep everything in a temp dir, so `npm test` never wipes the logs of a developer's last run.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_NAMES } from '@ruilplein/contracts';
 import { connectBus, ensureStream } from '@ruilplein/service-kit';
+import { startBenchService, type BenchService } from '@ruilplein/service-kit/testing';
 import { repoRoot } from './paths.ts';
 import { freePort, startStores, type Stores } from './stores.ts';
 
@@ -43,18 +42,13 @@ export async function runBench(name: string, services: readonly string[], main: 
   const smoke = benchSmoke();
   const dataDir = smoke ? await mkdtemp(join(tmpdir(), `ruilplein-bench-${name}-`)) : join(repoRoot, '.data', 'bench', name);
   const logDir = join(dataDir, 'logs');
-  const children: ChildProcess[] = [];
+  const running: BenchService[] = [];
   let stores: Stores | undefined;
   let failed = false;
 
   const stop = async () => {
     // The last started first: a gateway stops before the service behind it.
-    for (const child of children.reverse()) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      if ((await Promise.race([exited, sleep(10_000, 'timeout')])) === 'timeout') child.kill('SIGKILL');
-    }
+    for (const started of running.reverse()) await started.stop();
     await stores?.stop();
     // A failed smoke run keeps its logs (the error names them).
     if (smoke && !failed) await rm(dataDir, { recursive: true, force: true });
@@ -63,34 +57,23 @@ export async function runBench(name: string, services: readonly string[], main: 
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
 
   const service: Bench['service'] = async (service, env = {}, ready = '/readyz') => {
-    const port = await freePort();
-    const logFile = join(logDir, `${service}.log`);
-    const log = createWriteStream(logFile, { flags: 'a' });
-    const child = spawn(process.execPath, [join(repoRoot, 'services', service, 'src', 'main.ts')], {
+    const started = await startBenchService({
+      name: service,
+      main: join(repoRoot, 'services', service, 'src', 'main.ts'),
+      port: await freePort(),
       env: {
-        PATH: process.env.PATH,
         MONGODB_URL: stores!.mongoUrl,
         REDIS_URL: stores!.redisUrl,
         ...(onBus(service) && { NATS_URL: stores!.natsUrlFor(service) }),
         HOST: '127.0.0.1',
-        PORT: String(port),
         LOG_LEVEL: 'warn',
         ...env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      logDir,
+      readyPath: ready,
     });
-    children.push(child);
-    child.stdout.pipe(log, { end: false });
-    child.stderr.pipe(log, { end: false });
-    child.once('close', () => log.end());
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = performance.now() + 60_000;
-    while (performance.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}; see ${logFile}`);
-      if (await fetch(`${url}${ready}`).then((r) => r.ok, () => false)) return { url, child };
-      await sleep(200);
-    }
-    throw new Error(`${service} did not answer ${ready} within 60 s; see ${logFile}`);
+    running.push(started);
+    return { url: started.url, child: started.child };
   };
 
   const createStreams = async () => {

@@ -19,8 +19,10 @@ export interface BenchServiceOptions {
   logDir: string;
   /** Node's own arguments before `main` (`--expose-gc`, `--import probe.ts`). */
   nodeArgs?: string[];
-  /** How long /readyz may take (a large index loads for minutes). Default 60 s. */
+  /** How long it may take to be ready (a large index loads for minutes). Default 60 s. */
   readyTimeoutMs?: number;
+  /** What must answer 200: `/readyz` (default), or `/healthz` for a service whose readiness waits on others. */
+  readyPath?: '/healthz' | '/readyz';
 }
 
 export interface BenchService {
@@ -34,7 +36,7 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
-/** Starts a service's `main.ts` as its own process and resolves once its /readyz answers 200. */
+/** Starts a service's `main.ts` as its own process and resolves once its `readyPath` answers 200. */
 export async function startBenchService(options: BenchServiceOptions): Promise<BenchService> {
   const logFile = join(options.logDir, `${options.name}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
@@ -52,7 +54,7 @@ export async function startBenchService(options: BenchServiceOptions): Promise<B
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${options.name} exited with ${child.exitCode}; see ${logFile}`);
     if (performance.now() > deadline) throw new Error(`${options.name} not ready within ${Math.round((options.readyTimeoutMs ?? 60_000) / 1000)} s; see ${logFile}`);
-    const status = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
+    const status = await fetch(`${url}${options.readyPath ?? '/readyz'}`).then((r) => r.status, () => 0);
     if (status && !listeningMs) listeningMs = performance.now() - started;
     if (status === 200) break;
     await sleep(100);
