@@ -93,7 +93,7 @@ describe('deploying one remote', () => {
   });
 
   it('a remote built against another major of @ruilplein/ui shows its Dutch error and loads none of its code', async () => {
-    const rebuilt = await rebuildTradesWith('ui-2', [{ file: 'package.json', find: '"@ruilplein/ui": "^1.2.0"', replace: '"@ruilplein/ui": "^2.0.0"' }]);
+    const rebuilt = await rebuildTradesWith('ui-2', [{ file: 'package.json', find: '"@ruilplein/ui": "^1.4.0"', replace: '"@ruilplein/ui": "^2.0.0"' }]);
     const fetched: string[] = [];
     page().on('request', (req) => {
       const path = new URL(req.url()).pathname;

@@ -7,6 +7,7 @@ import { accountScreenRoutes, verifyEmailRoute } from './account/routes.tsx';
 import { pageAt, useAreas } from './areas.ts';
 import { DashboardHome, DashboardLayout, Profile } from './dashboard/index.ts';
 import { Membership, PaymentReturn, Thanks, Upgrade } from './membership/index.ts';
+import { NotificationsPage } from './notifications/index.ts';
 import { NotFound, PublicLayout, publicPageRoutes, ScrollToTop } from './public/index.ts';
 import { AreaFailure, areaFailed, RemoteArea } from './RemoteArea.tsx';
 
@@ -106,6 +107,7 @@ export function App() {
           <Route path="upgrade" element={<Upgrade />} />
           <Route path="upgrade/betaling" element={<PaymentReturn />} />
           <Route path="upgrade/bedankt" element={<Thanks />} />
+          <Route path="notifications" element={<NotificationsPage />} />
           <Route path="*" element={<RemoteOutlet mount="dashboard" />} />
         </Route>
         <Route

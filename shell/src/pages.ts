@@ -101,12 +101,14 @@ export const shellPages: readonly ShellPage[] = [
   { path: '/dashboard/upgrade', title: `Word Premium | ${site}`, description: 'Wat Premium je geeft, wat het kost, en de betaling.', access: 'member' },
   { path: '/dashboard/upgrade/betaling', title: `Betaling | ${site}`, description: 'De uitkomst van je betaling voor Premium.', access: 'member' },
   { path: '/dashboard/upgrade/bedankt', title: `Bedankt | ${site}`, description: 'Bedankt voor je upgrade naar Premium.', access: 'member' },
+  { path: '/dashboard/notifications', title: `Meldingen | ${site}`, description: 'Je meldingen en hoe je er e-mail over krijgt.', access: 'member' },
 ];
 
 /** The shell's own sidebar entries; the remotes add theirs (their `area.ts`), sorted together by `order`. */
-export const shellMenu: readonly (Omit<MenuEntry, 'icon'> & { icon: 'layout-dashboard' | 'user' | 'crown'; audience: Audience })[] = [
+export const shellMenu: readonly (Omit<MenuEntry, 'icon'> & { icon: 'layout-dashboard' | 'user' | 'crown' | 'bell'; audience: Audience })[] = [
   { to: '/dashboard', label: 'Dashboard', icon: 'layout-dashboard', order: 0, audience: 'member' },
   { to: '/dashboard/membership', label: 'Lidmaatschap', icon: 'crown', order: 80, audience: 'member' },
+  { to: '/dashboard/notifications', label: 'Meldingen', icon: 'bell', order: 85, audience: 'member' },
   { to: '/dashboard/profile', label: 'Mijn profiel', icon: 'user', order: 90, audience: 'member' },
 ];
 

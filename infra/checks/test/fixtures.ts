@@ -82,6 +82,17 @@ export const FIXTURES: Record<string, Fixture> = {
   'POST /api/auth/logout': { endsSession: true },
   'GET /api/user/public/:id': { samples: ownAndOthers },
   'GET /api/user/public/stats/:id': { samples: ownAndOthers },
+  // Never a block between the matrix's members: their offers and chats later in the round would be
+  // refused. The admin (a 400 by rule: admins cannot be blocked; oneself for the admin) and an
+  // account nobody has (404) let every member through the access check.
+  'POST /api/user/block/:userId': {
+    samples: ({ ids }) => [
+      { name: 'the admin', params: { userId: ids.admin } },
+      { name: 'unknown id', params: { userId: NOBODY } },
+    ],
+  },
+  // Unblocking a member one never blocked: a 204 that changes nothing.
+  'DELETE /api/user/block/:userId': { samples: ({ role, ids }) => [{ name: 'another member, not blocked', params: { userId: role === 'other' ? ids.member : ids.other } }] },
   // Admin actions on an account nobody has: the matrix must not delete or change a real one.
   'DELETE /api/admin/delete/:id': { destructive: true, samples: () => [{ name: 'unknown id', params: { id: NOBODY } }] },
   'POST /api/user/activate/:id': { samples: () => [{ name: 'unknown id', params: { id: NOBODY } }] },
@@ -160,6 +171,13 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/payment/status': { samples: () => [{ name: 'unknown payment', query: { id: 'tr_onbekend12345' } }] },
   'GET /api/payment/checkout/:id': { samples: () => [{ name: 'unknown payment', params: { id: 'tr_onbekend12345' } }] },
   'POST /api/payment/checkout/:id': { samples: () => [{ name: 'unknown payment', params: { id: 'tr_onbekend12345' }, body: { outcome: 'paid' } }] },
+  // Another member's notification id (well-formed): as unknown as one that never was, 404 for everyone.
+  'POST /api/notification/:id/read': { samples: ({ ids }) => [{ name: "another member's notification", params: { id: `${ids.other}:000000000:o1v1` } }] },
+  // Every kind to digest, the same for each caller (a second round changes nothing).
+  'PUT /api/notification/preferences': { samples: () => [{ name: 'one kind', body: { 'offer-rejected': 'digest' } }] },
+  // A token not signed by the service: 400 for everyone, as the routes are public (no login: the token says who).
+  'GET /api/notification/unsubscribe': { samples: () => [{ name: 'unsigned token', query: { token: 'bm90LW91cnM.bm90LXNpZ25lZA' } }] },
+  'POST /api/notification/unsubscribe': { samples: () => [{ name: 'unsigned token', query: { token: 'bm90LW91cnM.bm90LXNpZ25lZA' } }] },
   'POST /api/review/add': {
     samples: ({ role, ids }) => [
       { name: 'oneself', body: { revieweeID: ids[role === 'guest' ? 'member' : role], rating: 4 } },

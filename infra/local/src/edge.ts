@@ -33,7 +33,7 @@ export type Edge = Server & EdgeControls;
 // The Kubernetes Ingress's Prefix rules: whole path segments, case-sensitive. Routing happens on the
 // checked path (acceptPath: no `..`, no encoded slashes), which goes upstream as it is; the gateway
 // matches case-insensitively (`/api/Auth/activate`).
-const gatewayPrefixes = ['/api', '/chathub', '/uploads'];
+const gatewayPrefixes = ['/api', '/chathub', '/notificationhub', '/uploads'];
 const toGateway = (url = '/') => {
   const path = url.split('?', 1)[0] ?? '/';
   return gatewayPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));

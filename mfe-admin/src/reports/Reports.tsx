@@ -84,7 +84,14 @@ export function Reports() {
                   {reports.data.map((report) => (
                     <tr key={report.id} className={selected?.id === report.id ? styles.selected : undefined}>
                       <td>{dateTime(report.createdAt)}</td>
-                      <td>{report.reason}</td>
+                      <td>
+                        {report.category && (
+                          <span className={styles.category} data-testid="report-category">
+                            {report.category}
+                          </span>
+                        )}
+                        {report.reason}
+                      </td>
                       <td>
                         <Person person={report.reporter} />
                       </td>

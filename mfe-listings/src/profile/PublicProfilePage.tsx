@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { DEFAULT_AVATAR, listingApi, userApi, type PublicStats, type PublicUser } from '@ruilplein/contracts/browser';
-import { ApiError, EmptyState, ErrorMessage, failureMessage, Loaded, Page, ReceivedReviews, Spinner, useApi, useSession } from '@ruilplein/ui';
+import { ApiError, BlockButton, EmptyState, ErrorMessage, failureMessage, Loaded, Page, ReceivedReviews, ReportDialog, Spinner, useApi, useSession } from '@ruilplein/ui';
 import { useParams } from 'react-router-dom';
 import { ListingCard, ListingCardList } from '../common/ListingCard.tsx';
 import * as styles from './PublicProfilePage.module.css';
@@ -68,6 +68,24 @@ function MemberListings({ user }: { user: PublicUser }) {
   );
 }
 
+/** Reporting and blocking the member (issue 22), for anyone else who is signed in; an admin cannot be blocked. */
+function MemberActions({ user }: { user: PublicUser }) {
+  const { user: me } = useSession();
+  if (!me || me.id === user.id) return null;
+  const admin = user.role.includes('Beheerder') || user.role.includes('Moderator');
+  return (
+    <div className={styles.actions} data-testid="profile-actions">
+      <ReportDialog
+        reportedId={user.id}
+        withCategory
+        title={`${user.firstName} ${user.lastName} rapporteren`}
+        intro={`Vertel ons wat er niet klopt aan ${user.firstName}. Een beheerder bekijkt je melding; ${user.firstName} ziet niet wie meldde.`}
+      />
+      {!admin && <BlockButton member={user} />}
+    </div>
+  );
+}
+
 function Profile({ user }: { user: PublicUser }) {
   const badges = roleBadges.filter(({ role }) => user.role.includes(role));
   return (
@@ -87,6 +105,7 @@ function Profile({ user }: { user: PublicUser }) {
           <p className={styles.city} data-testid="public-city">
             {user.city || 'Woonplaats onbekend'}
           </p>
+          <MemberActions user={user} />
         </div>
       </div>
       <section aria-labelledby="public-stats-title">

@@ -4,10 +4,11 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CHAT_MESSAGE_MAX_LENGTH, chatApi, type ChatMessage, type Offer } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, buttonClass, ErrorMessage, failureMessage, request, Spinner, useSession, worthRetrying } from '@ruilplein/ui';
+import { ApiError, apiQuery, BlockButton, buttonClass, ErrorMessage, failureMessage, request, Spinner, useSession, worthRetrying } from '@ruilplein/ui';
 import { invalidateTradeData } from '../common/queries.ts';
 import { chatPlaceholder, isClosed, type Side } from '../common/status.ts';
 import { HUB_STATE_LABELS, type HubState } from './reconnect.ts';
+import { useChatRead } from './read.ts';
 import { useChatHub } from './useChatHub.ts';
 import * as styles from './Chat.module.css';
 
@@ -69,6 +70,8 @@ export function Chat({ offer, side }: { offer: Offer; side: Exclude<Side, 'none'
   useEffect(() => {
     if (messages.isError) console.warn('Kon berichten niet ophalen.', messages.error);
   }, [messages.isError, messages.error]);
+  // Reading the chat reads its notification (the unread mark in the offers list and the bell).
+  useChatRead(offer.id, messages.data !== undefined);
 
   // Joined once the messages are read, so the hub's catch-up starts after the last one the screen has.
   const hub = useChatHub(offer.id, !closed && messages.data !== undefined, {
@@ -125,6 +128,7 @@ export function Chat({ offer, side }: { offer: Offer; side: Exclude<Side, 'none'
           Chat met {other.firstName}
         </h2>
         {!closed && <ConnectionState state={hub.state} onReconnect={hub.reconnect} />}
+        <BlockButton member={other} />
       </div>
       {messages.isPending ? (
         <Spinner label="Berichten worden geladen…" />

@@ -5,7 +5,7 @@ import { useEffect, useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { DEFAULT_CRATE, tradeApi, type Offer, type OfferItem } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, ErrorMessage, failureMessage, formatDate, Page, ReportDialog, Spinner, useSession } from '@ruilplein/ui';
+import { ApiError, apiQuery, BlockButton, ErrorMessage, failureMessage, formatDate, Page, ReportDialog, Spinner, useSession } from '@ruilplein/ui';
 import { Chat } from '../chat/Chat.tsx';
 import { ItemThumb } from '../common/ItemThumb.tsx';
 import { Party } from '../common/Party.tsx';
@@ -79,6 +79,7 @@ function OfferView({ offer }: { offer: Offer }) {
             intro={`Vertel ons wat er niet klopt aan dit aanbod of aan ${other.firstName}. Een beheerder bekijkt je melding.`}
           />
         )}
+        {side !== 'none' && <BlockButton member={other} />}
       </div>
       <div className={styles.panels}>
         <Panel title="Listing aangeboden op" items={requested} testId="panel-requested" />

@@ -49,3 +49,7 @@ export * from './payment/refs.ts';
 export * from './payment/routes.ts';
 export * from './payment/events.ts';
 export * from './payment/queries.ts';
+
+export * from './notification/rules.ts';
+export * from './notification/refs.ts';
+export * from './notification/routes.ts';

@@ -4,7 +4,7 @@
 // the deployables the chart/skaffold checks expect. A new service is one entry here plus its folder
 // `src/<service>/`; a new route is routed once its contract lies under its service's prefixes
 // (test/registry.unit.test.ts fails otherwise).
-import { adminUserRoutes, authRoutes, geoRoutes, userRoutes } from './auth/routes.ts';
+import { adminUserRoutes, authRoutes, blockRoutes, geoRoutes, userRoutes } from './auth/routes.ts';
 import { authEvents } from './auth/events.ts';
 import { authQueries } from './auth/queries.ts';
 import { chatEvents } from './chat/events.ts';
@@ -17,6 +17,7 @@ import { categoryRoutes, listingRoutes, wishlistRoutes } from './listing/routes.
 import { moderationEvents } from './moderation/events.ts';
 import { moderationQueries } from './moderation/queries.ts';
 import { moderationRoutes } from './moderation/routes.ts';
+import { notificationRoutes } from './notification/routes.ts';
 import { examplePath, ownerMatcher, prefixesOverlap, type PrefixPattern } from './ownership.ts';
 import { paymentEvents } from './payment/events.ts';
 import { paymentQueries } from './payment/queries.ts';
@@ -53,7 +54,7 @@ export const registry = {
     name: 'auth',
     port: 8101,
     prefixes: ['/api/auth/*', '/api/user/*', '/api/admin/users', '/api/admin/delete/*', '/api/geo/*', '/uploads/avatars/*'],
-    routes: { auth: authRoutes, user: userRoutes, adminUser: adminUserRoutes, geo: geoRoutes },
+    routes: { auth: authRoutes, user: userRoutes, block: blockRoutes, adminUser: adminUserRoutes, geo: geoRoutes },
     events: authEvents,
     queries: { auth: authQueries },
     nats: { durables: { 'auth-listing-counts': 'listing', 'auth-membership': 'payment', 'auth-moderation': 'moderation', 'auth-trade-counts': 'trade' } },
@@ -103,6 +104,25 @@ export const registry = {
     events: paymentEvents,
     queries: { payment: paymentQueries },
     nats: { durables: {} },
+  },
+  notification: {
+    name: 'notification',
+    port: 8107,
+    prefixes: ['/api/notification*', '/notificationhub/*'],
+    routes: { notification: notificationRoutes },
+    // None of its own yet: the stream `notification` exists for what later features announce.
+    events: {},
+    queries: {},
+    nats: {
+      durables: {
+        'notification-chat': 'chat',
+        'notification-listing': 'listing',
+        'notification-members': 'auth',
+        'notification-moderation': 'moderation',
+        'notification-payment': 'payment',
+        'notification-trade': 'trade',
+      },
+    },
   },
 } satisfies Record<ServiceName, ServiceEntry>;
 

@@ -36,6 +36,7 @@ describe('@ruilplein/contracts/browser', () => {
     const apis: Record<string, Record<string, object>> = {
       auth: browser.authApi,
       user: browser.userApi,
+      block: browser.blockApi,
       adminUser: browser.adminUserApi,
       geo: browser.geoApi,
       category: browser.categoryApi,
@@ -45,6 +46,7 @@ describe('@ruilplein/contracts/browser', () => {
       chat: browser.chatApi,
       moderation: browser.moderationApi,
       payment: browser.paymentApi,
+      notification: browser.notificationApi,
     };
     const refOf = (r: RouteDef) => ({
       service: r.service,

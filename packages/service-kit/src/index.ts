@@ -1,4 +1,5 @@
 export * from './auth.ts';
+export * from './blocks.ts';
 export * from './client.ts';
 export * from './clock.ts';
 export * from './config.ts';
@@ -20,5 +21,6 @@ export * from './projection.ts';
 export * from './revocations.ts';
 export * from './ratelimit.ts';
 export * from './run.ts';
+export * from './socket-hub/index.ts';
 export * from './suspensions.ts';
 export * from './telemetry.ts';

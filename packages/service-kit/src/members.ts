@@ -1,7 +1,8 @@
 // The member projection every service keeps of auth's members, written once: the `auth.user.*`
 // events applied only when newer, each service keeping the fields it names, and the reads by `_id`.
-import { eventRegistry, type Role, type UserEvent } from '@ruilplein/contracts';
+import { eventRegistry, type BlockEvent, type Role, type UserEvent } from '@ruilplein/contracts';
 import type { mongo } from 'mongoose';
+import type { BlockProjection } from './blocks.ts';
 import { collection as typedCollection, type Connection } from './mongo.ts';
 import { consume, type Bus, type Worker } from './nats.ts';
 import type { Logger } from './logger.ts';
@@ -74,8 +75,21 @@ export interface MemberProjection<F extends MemberField> {
    * stored (a newer event may have landed meanwhile: decide from that, not from the event) and
    * whether the event was the deletion.
    */
-  consume(bus: Bus, options: { durable: string; logger: Logger; settled?: (member: Member<F>, deletion: boolean) => Promise<void> }): Promise<Worker>;
+  consume(bus: Bus, options: { durable: string; logger: Logger; settled?: (member: Member<F>, deletion: boolean) => Promise<void>; blocks?: BlockFollower }): Promise<Worker>;
 }
+
+/**
+ * Members blocking members, followed on the same durable (auth's stream, in order with the
+ * deletions that end the relations): the projection applied, then `changed` (also on a
+ * redelivery, so it must be safe to repeat).
+ */
+export interface BlockFollower {
+  projection: BlockProjection;
+  changed?: (event: BlockEvent, added: boolean) => Promise<void>;
+}
+
+const MEMBER_SUBJECTS = ['auth.user.registered', 'auth.user.activated', 'auth.user.updated', 'auth.user.deleted'] as const;
+const BLOCK_SUBJECTS = ['auth.block.added', 'auth.block.removed'] as const;
 
 /**
  * The member projection of one service, keeping `fields` in its `members` collection (the native
@@ -112,17 +126,25 @@ export function memberProjection<const F extends MemberField>(db: Connection, op
       const set = Object.fromEntries(Object.entries(TOMBSTONE).filter(([f]) => keeps(f as MemberField)));
       return applyIfNewer(collection, idOf(id), version, { ...set, deleted: true }, { unset: optional });
     },
-    consume(bus, { durable, logger, settled }) {
+    consume(bus, { durable, logger, settled, blocks }) {
       return consume(bus, {
         durable,
         registry: eventRegistry,
-        subjects: ['auth.user.registered', 'auth.user.activated', 'auth.user.updated', 'auth.user.deleted'],
+        subjects: blocks ? [...MEMBER_SUBJECTS, ...BLOCK_SUBJECTS] : MEMBER_SUBJECTS,
         db,
         logger,
         handler: async (event) => {
+          if (event.type === 'auth.block.added' || event.type === 'auth.block.removed') {
+            const added = event.type === 'auth.block.added';
+            await blocks?.projection.apply(event.payload, added);
+            await blocks?.changed?.(event.payload, added);
+            return;
+          }
           const deletion = event.type === 'auth.user.deleted';
-          if (deletion) await projection.applyDeleted(event.payload.id, event.payload.version);
-          else await projection.apply(event.payload);
+          if (deletion) {
+            await projection.applyDeleted(event.payload.id, event.payload.version);
+            await blocks?.projection.forget(event.payload.id);
+          } else await projection.apply(event.payload);
           if (!settled) return;
           const member = await projection.byId(event.payload.id);
           if (member) await settled(member, deletion);

@@ -65,7 +65,8 @@ export function openApiDocument(service: string, routes: readonly RouteDef[]) {
     // A bare string answer is sent as plain text (auth's reset and change-password answers).
     const mediaType = route.html ? 'text/html' : response.type === 'string' ? 'text/plain' : 'application/json';
     const responses: Record<string, unknown> = {
-      [String(route.status ?? 200)]: { description: 'OK', content: { [mediaType]: { schema: response } } },
+      // A 204 has no body (RFC 9110), so no content to declare.
+      [String(route.status ?? 200)]: route.status === 204 ? { description: 'Geen inhoud' } : { description: 'OK', content: { [mediaType]: { schema: response } } },
     };
     if (route.params || route.query || route.body) responses['400'] = errorResponse('Ongeldige invoer', components);
     if (route.access !== 'public') responses['401'] = errorResponse('Niet ingelogd', components);

@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { MODERATION_MESSAGES, moderationApi, REPORT_REASON_MAX_LENGTH } from '@ruilplein/contracts/browser';
+import { MODERATION_MESSAGES, moderationApi, REPORT_CATEGORIES, REPORT_REASON_MAX_LENGTH, type ReportCategory } from '@ruilplein/contracts/browser';
 import { buttonClass } from './button.ts';
 import { request } from './client.ts';
 import { useSession } from './session.tsx';
 import * as styles from './report-dialog.module.css';
+
+const categoryRequired = 'Kies wat er aan de hand is.';
 
 export interface ReportDialogProps {
   /** The member reported. */
@@ -19,6 +21,8 @@ export interface ReportDialogProps {
   icon?: ReactNode;
   /** The button's classes beside the link look. */
   className?: string;
+  /** Asks what kind of problem it is (Oplichting, Ongepast gedrag…) before the text: reporting a member from their profile. */
+  withCategory?: boolean;
 }
 
 /**
@@ -27,19 +31,24 @@ export interface ReportDialogProps {
  * sent as a report by the signed-in member. The server's Dutch message shows when it refuses
  * (already reported, too many reports); after sending, the dialog says thanks.
  */
-export function ReportDialog({ reportedId, listingId, title, intro, icon, className }: ReportDialogProps) {
+export function ReportDialog({ reportedId, listingId, title, intro, icon, className, withCategory = false }: ReportDialogProps) {
   const { user } = useSession();
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
+  const [category, setCategory] = useState<ReportCategory | ''>('');
   const [problem, setProblem] = useState<string | null>(null);
   const titleId = useId();
   const reasonId = useId();
+  const categoryId = useId();
   const problemId = useId();
   const report = useMutation({
-    mutationFn: (body: { reporterID: string; reportedID: string; reportedListingID?: string; reason: string }) => request(moderationApi.createReport, { body }),
-    onSuccess: () => setReason(''),
+    mutationFn: (body: { reporterID: string; reportedID: string; reportedListingID?: string; reason: string; category?: ReportCategory }) => request(moderationApi.createReport, { body }),
+    onSuccess: () => {
+      setReason('');
+      setCategory('');
+    },
     onError: (err) => {
       console.warn('Fout bij verzenden rapport.', err);
       setProblem(err instanceof Error && err.message ? err.message : 'Fout bij verzenden rapport.');
@@ -52,9 +61,16 @@ export function ReportDialog({ reportedId, listingId, title, intro, icon, classN
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (withCategory && !category) return setProblem(categoryRequired);
     if (!reason.trim()) return setProblem(MODERATION_MESSAGES.reasonRequired);
     setProblem(null);
-    report.mutate({ reporterID: user?.id ?? '', reportedID: reportedId, ...(listingId && { reportedListingID: listingId }), reason: reason.trim() });
+    report.mutate({
+      reporterID: user?.id ?? '',
+      reportedID: reportedId,
+      ...(listingId && { reportedListingID: listingId }),
+      ...(category && { category }),
+      reason: reason.trim(),
+    });
   };
 
   return (
@@ -69,6 +85,7 @@ export function ReportDialog({ reportedId, listingId, title, intro, icon, classN
         aria-labelledby={titleId}
         onClose={() => {
           setOpen(false);
+          setCategory('');
           setProblem(null);
           report.reset();
           opener.current?.focus();
@@ -91,7 +108,27 @@ export function ReportDialog({ reportedId, listingId, title, intro, icon, classN
             <form onSubmit={submit} className={styles.form}>
               <h2 id={titleId}>{title}</h2>
               <p>{intro}</p>
-              <label htmlFor={reasonId}>Reden</label>
+              {withCategory && (
+                <>
+                  <label htmlFor={categoryId}>Wat is er aan de hand?</label>
+                  <select
+                    id={categoryId}
+                    value={category}
+                    onChange={(event) => setCategory(event.target.value as ReportCategory | '')}
+                    aria-invalid={problem === categoryRequired}
+                    aria-describedby={problem === categoryRequired ? problemId : undefined}
+                    className={styles.category}
+                  >
+                    <option value="">Kies een reden</option>
+                    {REPORT_CATEGORIES.map((value) => (
+                      <option key={value} value={value}>
+                        {value}
+                      </option>
+                    ))}
+                  </select>
+                </>
+              )}
+              <label htmlFor={reasonId}>{withCategory ? 'Toelichting' : 'Reden'}</label>
               <textarea
                 id={reasonId}
                 value={reason}
@@ -99,7 +136,7 @@ export function ReportDialog({ reportedId, listingId, title, intro, icon, classN
                 maxLength={REPORT_REASON_MAX_LENGTH}
                 onChange={(event) => setReason(event.target.value)}
                 aria-invalid={problem === MODERATION_MESSAGES.reasonRequired}
-                aria-describedby={problem ? problemId : undefined}
+                aria-describedby={problem && problem !== categoryRequired ? problemId : undefined}
               />
               {problem && (
                 <p id={problemId} role="alert" className={styles.problem}>

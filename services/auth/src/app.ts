@@ -30,8 +30,11 @@ import { createTokenIssuer, jwksOf, loadSigningKey } from './accounts/tokens.ts'
 import { adminUserHandlers } from './admin/routes.ts';
 import { avatarPlain } from './avatars/routes.ts';
 import { avatarStore } from './avatars/store.ts';
+import { BLOCK_INDEXES, blockCollection } from './blocks/model.ts';
+import { blockHandlers } from './blocks/routes.ts';
 import { deletionCollection } from './cleanup/deletion.ts';
 import { startInactivityCleanup } from './cleanup/inactive.ts';
+import { serveContacts } from './contacts/query.ts';
 import { geoHandlers } from './geo/routes.ts';
 import { createPlaceSearch, geoConfig } from './geo/search.ts';
 import { consumeMembership } from './membership/consumer.ts';
@@ -120,9 +123,11 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const local = config.RUILPLEIN_MODE === 'local';
   const users = userCollection(db);
   const deletions = deletionCollection(db);
+  const blocks = blockCollection(db);
   await ensureIndexes(users, USER_INDEXES); // the unique email index must exist before the first registration
+  await ensureIndexes(blocks, BLOCK_INDEXES);
   await ensureStream(bus, 'auth');
-  const relay = startOutboxRelay({ bus, db, collections: [users.collectionName, deletions.collectionName], logger });
+  const relay = startOutboxRelay({ bus, db, collections: [users.collectionName, deletions.collectionName, blocks.collectionName], logger });
   const places = createPlaceSearch({ logger, upstreamUrl: config.GEO_UPSTREAM_URL });
   const avatars = avatarStore(db);
   const stats = userStatsCollection(db);
@@ -131,7 +136,7 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const tokens = createTokenIssuer({ key, redis, ttlSeconds: deps.tokenTtl?.accessSeconds ?? config.AUTH_ACCESS_TOKEN_TTL_MINUTES * 60 });
   const sessions = createSessions({ db, users, tokens, logger, ttlSeconds: deps.tokenTtl?.refreshSeconds ?? refreshTtlSeconds(config, logger) });
   await ensureIndexes(sessions.model, REFRESH_INDEXES);
-  const accountDeletion = { users, deletions, redis, relay, avatars, stats, refreshTokens: sessions.model };
+  const accountDeletion = { users, deletions, redis, relay, avatars, stats, refreshTokens: sessions.model, blocks };
   const argon2: Argon2Cost = { ...DEFAULT_ARGON2_COST, memoryCost: config.AUTH_ARGON2_MEMORY_KIB, timeCost: config.AUTH_ARGON2_TIME_COST };
   // Mails wait in the users' documents, written with the change that causes them (mail/templates.ts).
   const mail = startMailRelay({ db, collections: [users.collectionName], transport: deps.mailTransport ?? mailTransportFor({ config, local, db, service: 'auth' }), logger });
@@ -168,6 +173,7 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
       accountHandlers(ctx),
       geoHandlers(places),
       userHandlers({ users, avatars, places, stats, announce: relay.kick, logger }),
+      blockHandlers({ users, blocks, announce: relay.kick }),
       adminUserHandlers(accountDeletion),
     ),
     plain: (router) => {
@@ -187,5 +193,7 @@ export async function createAuthService(deps: AuthDeps): Promise<ServiceParts> {
   const tradeCounts = await consumeTradeCounts({ bus, db, logger, users, stats });
   const moderation = await consumeModeration({ bus, db, logger, users, redis });
   const membership = await consumeMembership({ bus, db, logger, users, relay });
-  return { app, workers: [listingCounts, tradeCounts, moderation, membership, cleanup, startSessionCleanup(sessions, logger), relay, mail] };
+  // Addresses for the notification service's mails (auth's events carry none).
+  const contacts = serveContacts(bus, users, logger);
+  return { app, workers: [listingCounts, tradeCounts, moderation, membership, cleanup, startSessionCleanup(sessions, logger), relay, mail, contacts] };
 }

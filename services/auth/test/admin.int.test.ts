@@ -20,6 +20,7 @@ import { insertUser, userCollection, userIdOf, type UserCollection } from '../sr
 import { adminUserHandlers } from '../src/admin/routes.ts';
 import { avatarStore, type AvatarStore } from '../src/avatars/store.ts';
 import { claimDeletion, deletionCollection, type DeletionCollection } from '../src/cleanup/deletion.ts';
+import { blockCollection } from '../src/blocks/model.ts';
 import { refreshCollection } from '../src/accounts/refresh.ts';
 import { userStatsCollection } from '../src/users/stats.ts';
 
@@ -50,7 +51,7 @@ beforeAll(async () => {
   await ensureStream(bus, 'auth');
   relay = startOutboxRelay({ bus, db, collections: [users.collectionName, deletions.collectionName], logger, intervalMs: 200 });
   server = await listen(
-    createApp({ service: 'auth', logger, verifyToken: issuer.verifyToken, routes: { adminUser: adminUserRoutes }, handlers: adminUserHandlers({ users, deletions, redis, relay, avatars, stats: userStatsCollection(db), refreshTokens: refreshCollection(db) }) }),
+    createApp({ service: 'auth', logger, verifyToken: issuer.verifyToken, routes: { adminUser: adminUserRoutes }, handlers: adminUserHandlers({ users, deletions, redis, relay, avatars, stats: userStatsCollection(db), refreshTokens: refreshCollection(db), blocks: blockCollection(db) }) }),
   );
   consumer = await consume(bus, {
     durable: `test-admin-${randomUUID().slice(0, 8)}`,

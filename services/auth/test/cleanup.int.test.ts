@@ -10,6 +10,7 @@ import { insertUser, userCollection, userIdOf, type UserCollection } from '../sr
 import { avatarStore } from '../src/avatars/store.ts';
 import { refreshCollection } from '../src/accounts/refresh.ts';
 import { claimDeletion, deletionCollection, type DeletionCollection, type DeletionDeps } from '../src/cleanup/deletion.ts';
+import { blockCollection } from '../src/blocks/model.ts';
 import { inactiveBefore, startInactivityCleanup, type InactivityCleanup } from '../src/cleanup/inactive.ts';
 import { userStatsCollection } from '../src/users/stats.ts';
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
   deletions = deletionCollection(db);
   await ensureStream(bus, 'auth');
   relay = startOutboxRelay({ bus, db, collections: [users.collectionName, deletions.collectionName], logger, intervalMs: 200 });
-  deps = { users, deletions, redis, relay, avatars: avatarStore(db), stats: userStatsCollection(db), refreshTokens: refreshCollection(db) };
+  deps = { users, deletions, redis, relay, avatars: avatarStore(db), stats: userStatsCollection(db), refreshTokens: refreshCollection(db), blocks: blockCollection(db) };
   consumer = await consume(bus, {
     durable: `test-cleanup-${randomUUID().slice(0, 8)}`,
     registry: eventRegistry,

@@ -1,7 +1,6 @@
 import {
   createApp,
   ensureStream,
-  listenForRevocations,
   redisConfigSchema,
   startOutboxRelay,
   storeReadiness,
@@ -40,7 +39,7 @@ export interface ChatDeps {
   verifyToken: TokenVerifier;
   /** `kit.redis()`: the send limit and the hub's revocation check (fail at once while Redis is away). */
   redis: RedisClientType;
-  /** The hub's rooms across replicas (hub/adapter.ts); absent: one replica only. */
+  /** The hub's rooms across replicas (the kit's socket-hub); absent: one replica only. */
   adapterRedis?: RedisClientType;
   allowOrigin: (origin: string | undefined) => boolean;
   /** The adapter's Redis stream; tests give each set of replicas its own. */
@@ -64,7 +63,7 @@ export async function createChatService(deps: ChatDeps): Promise<ChatService> {
     store,
     logger,
     verifyToken: deps.verifyToken,
-    tokens: redis,
+    redis,
     allowOrigin: deps.allowOrigin,
     adapterRedis: deps.adapterRedis,
     streamName: deps.hubStream,
@@ -79,17 +78,12 @@ export async function createChatService(deps: ChatDeps): Promise<ChatService> {
     verifyToken: deps.verifyToken,
     redis,
     readiness: { ...storeReadiness(deps), redis: () => redis.ping() },
-    handlers: chatHandlers(store, hub, relay),
+    handlers: chatHandlers(store, hub, relay, logger),
     plain: chatPlain,
   });
   const members = await consumeMembers(bus, store, logger);
   const offers = await consumeOffers(bus, db, store, logger, (offer) => hub.offerChanged(offer));
-  // Every replica hears of every revocation and closes the sockets it holds.
-  const revocations = await listenForRevocations(redis, {
-    logger,
-    revoked: (userId) => void hub.closeRevoked(userId).catch((err: unknown) => logger.warn({ err, userId }, 'chat hub: revoked sockets not closed')),
-    resync: () => void hub.closeRevoked().catch((err: unknown) => logger.warn({ err }, 'chat hub: revocation check failed')),
-  });
-  // The hub first: its sockets' sessions are kept while Redis is still there.
-  return { app, onUpgrade: hub.onUpgrade, hub, store, relay, workers: [{ stop: () => hub.stop() }, revocations, relay, offers, members] };
+  // The hub first: its sockets' sessions are kept while Redis is still there. It listens for
+  // revocations itself (every replica closes the revoked member's sockets it holds).
+  return { app, onUpgrade: hub.onUpgrade, hub, store, relay, workers: [{ stop: () => hub.stop() }, relay, offers, members] };
 }

@@ -1,7 +1,6 @@
-import { runService } from '@ruilplein/service-kit';
+import { originPolicy, runService } from '@ruilplein/service-kit';
 import { createClient, type RedisClientType } from 'redis';
 import { chatConfig, createChatService } from './app.ts';
-import { originPolicy } from './hub/origins.ts';
 
 await runService({
   name: 'chat',

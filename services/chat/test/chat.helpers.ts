@@ -7,13 +7,12 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_AVATAR, type ChatMessage, type OfferEvent, type OfferStatus } from '@ruilplein/contracts';
 import { testStores } from '@ruilplein/local/testing';
-import { connectBus, type Bus, type Connection } from '@ruilplein/service-kit';
+import { connectBus, originPolicy, type Bus, type Connection } from '@ruilplein/service-kit';
 import { connectTestStores, offerEvent, silentLogger, waitFor, type TestIssuer } from '@ruilplein/service-kit/testing';
 import { createClient, type RedisClientType } from 'redis';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { createChatService, type ChatService } from '../src/app.ts';
 import type { ChatStore } from '../src/conversations/model.ts';
-import { originPolicy } from '../src/hub/origins.ts';
 
 export const logger = silentLogger();
 /** The platform's origin in these tests (PUBLIC_URL). */

@@ -55,6 +55,7 @@ describe('chat.message.sent', () => {
       recipientIds: [sanne.id],
       preview: 'Hoi Sanne! Is de fiets er nog?',
       sentAt: message.sentAt,
+      recipientOnline: false, // Sanne has no socket in the chat (recipient-online.int.test.ts)
     });
     // Published, so no longer pending in the message's document.
     await waitFor(async () => !(await chat.store.messages.findOne({ _id: `${offer.id}:${message.id}` }, { projection: { outboxPending: 1 } }))?.outboxPending, 'the outbox cleared');

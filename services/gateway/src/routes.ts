@@ -4,8 +4,8 @@
 import type { RouteDef } from '@ruilplein/contracts';
 import { pathToRegexp } from 'path-to-regexp';
 
-/** The chat service's real-time hub: the only path that may be upgraded to a websocket. */
-export const isHubPath = (path: string) => /^\/chathub(?:\/|$)/i.test(path);
+/** The live hubs (chat's, notification's): the only paths that may be upgraded to a websocket. */
+export const isHubPath = (path: string) => /^\/(?:chathub|notificationhub)(?:\/|$)/i.test(path);
 
 /** Photos and avatars are public; docs/architecture.md "Shape". */
 const UPLOADS: Pick<RouteDef, 'method' | 'path'> = { method: 'get', path: '/uploads/*file' };

@@ -64,6 +64,8 @@ async function startGateway(
     UPSTREAM_CHAT: upstreams.chat!.url,
     UPSTREAM_MODERATION: upstreams.moderation!.url,
     UPSTREAM_PAYMENT: upstreams.payment!.url,
+    // The notification hub's websockets reach the same echo hub.
+    UPSTREAM_NOTIFICATION: upstreams.chat!.url,
     ...env,
   });
   const gateway = createGateway({
@@ -394,6 +396,13 @@ describe('/chathub', () => {
     expect(upstreamReq.url).toBe(`/chathub?offerId=7&access_token=${token}`);
     expect(upstreamReq.headers['x-request-id']).toBeTruthy();
     expect(upstreamReq.headers.traceparent).toBeTruthy();
+  });
+
+  it('passes a websocket to the notification hub the same way', async () => {
+    const token = await issuer.sign(newUser());
+    const ws = await open(`/notificationhub/?EIO=4&transport=websocket&access_token=${token}`);
+    expect(await roundTrip(ws)).toBe('echo:hallo');
+    expect(hubRequests.at(-1)!.url).toBe(`/notificationhub/?EIO=4&transport=websocket&access_token=${token}`);
   });
 
   it('passes a websocket with the token in the Authorization header through', async () => {

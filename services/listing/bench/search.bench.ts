@@ -4,7 +4,8 @@
 // the cities) straight into the store. It prints, per size: p50/p95 over loopback HTTP of a
 // 25 km search with value, kind and category filters against GET /api/listing/{id}; the service's
 // memory per 100,000 listings; its start-up time (the index load); and how soon a listing placed
-// through one replica is found on another. Logs go to .data/bench/listing/logs.
+// through one replica is found on another; and the same 25 km search by members who blocked 500
+// others (issue 22) beside their twins who blocked nobody. Logs go to .data/bench/listing/logs.
 // `--smoke` (test/bench.int.test.ts): a few hundred listings and a few requests each, in a temp
 // dir, so the bench keeps running; its figures then say nothing about speed.
 import { createHash, randomUUID } from 'node:crypto';
@@ -18,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { eventRegistry, ListingCardSchema } from '@ruilplein/contracts';
 import { freePort, repoRoot, startStores, type Stores } from '@ruilplein/local';
-import { connectBus, createEvent, publishEvent, type Bus } from '@ruilplein/service-kit';
+import { connectBus, createEvent, publishEvent, type BlockDoc, type Bus } from '@ruilplein/service-kit';
 import { benchRequest, createTestIssuer, runBenchMain, startBenchService, type BenchService, type TestIssuer } from '@ruilplein/service-kit/testing';
 import mongoose from 'mongoose';
 import sharp from 'sharp';
@@ -36,6 +37,9 @@ const FETCHES = SMOKE ? 20 : 400;
 const FRESHNESS_ROUNDS = SMOKE ? 1 : 10;
 const LISTINGS_PER_OWNER = 5;
 const CALLERS = 40;
+/** Callers who each blocked BLOCKED_EACH members (the most allowed), beside twins in the same place who blocked nobody. */
+const BLOCKERS = SMOKE ? 2 : 10;
+const BLOCKED_EACH = 500;
 const HOUR = 3600_000;
 
 // A smoke run keeps out of .data/bench, so it never wipes the logs of a real run.
@@ -113,6 +117,40 @@ function member(id: string, seed: number, premium: boolean): MemberDoc {
 }
 const ownerDoc = (k: number) => member(ownerId(k), 1_000_003 * k + 7, k % 10 === 0);
 const callerDoc = (k: number) => member(callerId(k), 7_000_001 * k + 11, k % 2 === 0);
+const blockerId = (k: number) => hex24(`blocker-${k}`);
+/** Caller k's twin: the same place and membership, 500 members blocked. */
+const blockerDoc = (k: number): MemberDoc => ({ ...callerDoc(k), _id: blockerId(k) });
+
+/**
+ * The block projection as the members durable would have written it (the kit's BlockDoc): each
+ * blocker blocked the owners nearest in owner order whose listings lie within 50 km (those that
+ * would show in the searches), then members without listings up to BLOCKED_EACH.
+ */
+async function seedBlocks(db: Db, owners: number): Promise<{ nearby: number }> {
+  const docs = new Map<string, BlockDoc>();
+  const doc = (id: string) => docs.get(id) ?? docs.set(id, { _id: id }).get(id)!;
+  let nearby = 0;
+  for (let k = 0; k < BLOCKERS; k++) {
+    const me = blockerDoc(k);
+    const blocked: string[] = [];
+    for (let o = 0; o < owners && blocked.length < BLOCKED_EACH; o++) {
+      const owner = ownerDoc(o);
+      const km = Math.hypot((owner.latitude! - me.latitude!) * 111, (owner.longitude! - me.longitude!) * 68);
+      if (km <= 50) blocked.push(owner._id);
+    }
+    nearby += blocked.length;
+    for (let n = 0; blocked.length < BLOCKED_EACH; n++) blocked.push(hex24(`blocked-${k}-${n}`));
+    for (const other of blocked) {
+      (doc(me._id).out ??= {})[other] = { v: 1, on: true };
+      (doc(other).in ??= {})[me._id] = { v: 1, on: true };
+    }
+  }
+  const blocks = db.collection<BlockDoc>('blocks');
+  await blocks.deleteMany({});
+  const all = [...docs.values()];
+  for (let i = 0; i < all.length; i += 2000) await blocks.insertMany(all.slice(i, i + 2000), { ordered: false });
+  return { nearby: Math.round(nearby / BLOCKERS) };
+}
 
 const NOUNS = ['Stadsfiets', 'Boekenkast', 'Kinderwagen', 'Gitaar', 'Grasmaaier', 'Bankstel', 'Koffiezetapparaat', 'Tent', 'Boormachine', 'Winterjas', 'Legodoos', 'Schommelstoel', 'Platenspeler', 'Naaimachine', 'Bijles wiskunde', 'Hulp bij verhuizen', 'Oppas', 'Tuinonderhoud'];
 const WORDS = 'goed onderhouden weinig gebruikt zo goed als nieuw met kleine gebruikssporen ophalen in de buurt ruilen tegen iets leuks werkt prima compleet met handleiding en doos'.split(' ');
@@ -161,7 +199,7 @@ async function seed(db: Db, from: number, to: number, now: number): Promise<numb
   const BATCH = 2000;
   const members = db.collection<MemberDoc>('members');
   const listings = db.collection<ListingDoc>('listings');
-  if (from === 0) await members.insertMany(Array.from({ length: CALLERS }, (_, k) => callerDoc(k)));
+  if (from === 0) await members.insertMany([...Array.from({ length: CALLERS }, (_, k) => callerDoc(k)), ...Array.from({ length: BLOCKERS }, (_, k) => blockerDoc(k))]);
   const owners = [Math.ceil(from / LISTINGS_PER_OWNER), Math.ceil(to / LISTINGS_PER_OWNER)] as const;
   for (let k = owners[0]; k < owners[1]; k += BATCH) {
     await members.insertMany(Array.from({ length: Math.min(BATCH, owners[1] - k) }, (_, j) => ownerDoc(k + j)), { ordered: false });
@@ -263,6 +301,25 @@ async function measure(count: number, request: (i: number) => { path: string; to
   return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, cards: cards / times.length };
 }
 
+/** The same requests by two callers, alternating (A, B, A, B…), so both meet the same load: each one's timing. */
+async function measurePair(count: number, path: (i: number) => string, tokens: (i: number) => [string, string], url: string): Promise<[Timing, Timing]> {
+  const runs = [[], []] as [number[], number[]];
+  const cards = [0, 0];
+  for (let i = 0; i < count; i++) {
+    for (const side of [0, 1] as const) {
+      const t = performance.now();
+      const res = await call(`${url}${path(i)}`, { token: tokens(i)[side] });
+      runs[side].push(performance.now() - t);
+      if (res.status !== 200) throw new Error(`${path(i)}: ${res.status} ${res.text.slice(0, 200)}`);
+      cards[side]! += (JSON.parse(res.text) as unknown[]).length;
+    }
+  }
+  return runs.map((times, side) => {
+    times.sort((a, b) => a - b);
+    return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, cards: cards[side]! / count };
+  }) as [Timing, Timing];
+}
+
 /** Polls a search on `url` until `id` shows, answering the time it took (ms). */
 async function foundWithin(url: string, token: string, query: string, id: string, timeoutMs = 120_000): Promise<number> {
   const started = performance.now();
@@ -341,6 +398,7 @@ async function main() {
 
     // Seeding went around the events: a snapshot from before it would miss what it added.
     await clearSnapshots(db);
+    const blockSeed = await seedBlocks(db, Math.ceil(size / LISTINGS_PER_OWNER));
     const a = await startService(`listing-a-${size}`);
     const memory = await a.memory();
     const aIndex = indexLine(`listing-a-${size}`);
@@ -377,6 +435,10 @@ async function main() {
     const recommended = await measure(SEARCHES, (i) => ({ path: `/api/listing/recommendations?userId=${callers[i % CALLERS]!._id}&radiusKm=${pick(next, [1, 5, 10, 25])}`, token: tokens[i % CALLERS]! }), a.url);
     const categories = await measure(SEARCHES, (i) => ({ path: '/api/category', token: tokens[i % CALLERS]! }), a.url);
     // Listings a premium member may see (all): random ids of the seeded ones.
+    // The same searches (one fixed list) by each blocker and its twin, alternating.
+    const blockerTokens = await Promise.all(Array.from({ length: BLOCKERS }, (_, k) => issuer!.sign({ sub: blockerId(k), roles: callerDoc(k).roles, ver: 0 }, { expiresIn: '6h' })));
+    const pairQueries = Array.from({ length: SEARCHES }, (_, i) => search25(i).path);
+    const [withBlocks, without] = await measurePair(SEARCHES, (i) => pairQueries[i]!, (i) => [blockerTokens[i % BLOCKERS]!, tokens[i % BLOCKERS]!], a.url);
     const byId = await measure(FETCHES, (i) => ({ path: `/api/listing/${hex24(`listing-${Math.floor(next() * size)}`)}`, token: premiumCallers[i % premiumCallers.length]!.token }), a.url);
     const byOwner = await measure(FETCHES, (i) => ({ path: `/api/listing/user/${ownerId(Math.floor((next() * size) / LISTINGS_PER_OWNER))}`, token: premiumCallers[i % premiumCallers.length]!.token }), a.url);
     say(
@@ -387,6 +449,8 @@ async function main() {
       `  GET /api/listing/{id} (the store):                   ${timing(byId)}`,
       `  GET /api/listing/user/{id} (the store, 5 listings):  ${timing(byOwner)}`,
       `  GET /api/category (memory, the HTTP floor):          ${timing(categories)}`,
+      `  GET /api/listing, 25 km as above, by a member who blocked ${BLOCKED_EACH} (${blockSeed.nearby} of them nearby with listings): ${timing(withBlocks)}`,
+      `  the same searches by the same members' twins who blocked nobody: ${timing(without)}  →  p95 with blocks ${(withBlocks.p95 / without.p95).toFixed(2)}× without (goal ≤ 1.2×)`,
     );
 
     // Freshness: the index of replica B follows what replica A writes.

@@ -1,4 +1,5 @@
 import {
+  blockProjection,
   createApp,
   joinHandlers,
   ensureIndexes,
@@ -63,6 +64,7 @@ export function listingContext(db: Connection, categories: CategoryCache, relay:
     owners,
     counter: ownerCounter(owners, listings, (id) => relay.kick(owners.collectionName, id)),
     members: memberProjection(db, { fields: MEMBER_FIELDS }),
+    blocks: blockProjection(db),
     wishlist: wishlistCollection(db),
     photos: photoStore(db),
     categories,

@@ -14,6 +14,9 @@ it('bench:search --smoke runs and prints its figures', async () => {
       /GET \/api\/listing, 25 km, value, kind and 2 categories: +p50 [\d.]+ m?s, p95 [\d.]+ m?s \(20 requests/,
       /GET \/api\/listing\/recommendations .*p50 [\d.]+ m?s/,
       /GET \/api\/listing\/\{id\} .*p50 [\d.]+ m?s/,
+      // Issue 22's goal: a member who blocked 500 others searches about as fast as one who blocked nobody.
+      /by a member who blocked 500 .*p50 [\d.]+ m?s, p95 [\d.]+ m?s \(20 requests/,
+      /twins who blocked nobody: p50 [\d.]+ m?s, p95 [\d.]+ m?s .*p95 with blocks [\d.]+× without/,
       /replica B: .*loaded in [\d.]+ m?s from store/,
       /freshness, event published → found by a search on replica B: p50 [\d.]+ m?s/,
       /freshness, POST \/api\/listing\/create on A answered → found on B: p50 [\d.]+ m?s/,

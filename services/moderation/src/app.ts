@@ -49,7 +49,7 @@ export async function createModerationService(deps: ModerationDeps): Promise<Ser
   const { db, bus, logger } = deps;
   const config = moderationConfig.parse(deps.config ?? {});
   await ensureStream(bus, 'moderation');
-  const relay = startOutboxRelay({ bus, db, collections: [COLLECTIONS.states], logger });
+  const relay = startOutboxRelay({ bus, db, collections: [COLLECTIONS.states, COLLECTIONS.reports], logger });
   const ctx: ModerationContext = {
     ...moderationCollections(db),
     relay,

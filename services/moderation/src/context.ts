@@ -1,4 +1,4 @@
-import type { ReportStatus, SuspensionReason } from '@ruilplein/contracts';
+import type { ReportCategory, ReportStatus, SuspensionReason } from '@ruilplein/contracts';
 import { collection, memberProjection, type Connection, type Logger, type Member, type MemberProjection, type OutboxEntry, type OutboxRelay } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 
@@ -33,15 +33,19 @@ export interface TotalsDoc {
   activeListings: number;
 }
 
-export interface ReportDoc {
+export interface ReportDoc extends WithOutbox {
   _id: string;
   reporterId: string;
   reportedId: string;
   reportedListingId: string | null;
   reason: string;
+  /** Chosen in the report dialog; absent without one. */
+  category?: ReportCategory;
   status: ReportStatus;
   createdAt: Date;
   updatedAt: Date;
+  /** Times it was closed (`moderation.report.resolved`'s version); absent until the first. */
+  resolutions?: number;
 }
 
 /** One open report per reporter and reported member: `_id` `<reporter>:<reported>`, the report it belongs to. */

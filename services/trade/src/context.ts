@@ -1,5 +1,5 @@
 import type { InventoryItem } from '@ruilplein/contracts';
-import { collection, memberProjection, type Connection, type Logger, type MemberProjection, type OutboxRelay } from '@ruilplein/service-kit';
+import { blockProjection, collection, memberProjection, type BlockProjection, type Connection, type Logger, type MemberProjection, type OutboxRelay } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 import { MEMBER_FIELDS, type MemberField } from './members/model.ts';
 import type { OfferDoc } from './offers/model.ts';
@@ -32,6 +32,8 @@ export interface TradeContext {
   parties: mongo.Collection<PartyDoc>;
   reviews: mongo.Collection<ReviewDoc>;
   members: MemberProjection<MemberField>;
+  /** Who blocked whom (auth's events, on the members durable): no new offer between them. */
+  blocks: BlockProjection;
   counters: mongo.Collection<CounterDoc>;
   traded: mongo.Collection<TradedDoc>;
   /** A member's tradeable items, from the listing service (`rpc.listing.inventory.get`); with a viewer, those the viewer may see. */
@@ -42,7 +44,7 @@ export interface TradeContext {
   clock(): Date;
 }
 
-export const COLLECTIONS = { offers: 'offers', parties: 'trade_parties', reviews: 'reviews', members: 'members', counters: 'counters', traded: 'traded_listings' } as const;
+export const COLLECTIONS = { offers: 'offers', parties: 'trade_parties', reviews: 'reviews', members: 'members', blocks: 'blocks', counters: 'counters', traded: 'traded_listings' } as const;
 
 /** The collections of one database, typed. */
 export function tradeCollections(db: Connection) {
@@ -51,6 +53,7 @@ export function tradeCollections(db: Connection) {
     parties: collection<PartyDoc>(db, COLLECTIONS.parties),
     reviews: collection<ReviewDoc>(db, COLLECTIONS.reviews),
     members: memberProjection(db, { fields: MEMBER_FIELDS, collection: COLLECTIONS.members }),
+    blocks: blockProjection(db, { collection: COLLECTIONS.blocks }),
     counters: collection<CounterDoc>(db, COLLECTIONS.counters),
     traded: collection<TradedDoc>(db, COLLECTIONS.traded),
   };

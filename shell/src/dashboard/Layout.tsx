@@ -1,18 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { Crown, LayoutDashboard, Menu, PanelLeftClose, User } from 'lucide-react';
+import { Bell, Crown, LayoutDashboard, Menu, PanelLeftClose, User } from 'lucide-react';
 import { endedBySuspension, Page, useApi, useSession } from '@ruilplein/ui';
 import { canSee, type IconNode } from '@ruilplein/ui/area';
-import { userApi } from '@ruilplein/contracts/browser';
+import { notificationApi, userApi } from '@ruilplein/contracts/browser';
 import type { SuspendedState } from '../account/Suspended.tsx';
 import { useAreas } from '../areas.ts';
 import { PremiumBadge } from '../membership/index.ts';
+import { NotificationBell, useNotificationHub, useUnreadTitle } from '../notifications/index.ts';
 import { shellMenu } from '../pages.ts';
 import * as styles from './Layout.module.css';
 
 const narrow = () => typeof matchMedia === 'function' && matchMedia('(max-width: 767px)').matches;
 
-const shellIcons = { 'layout-dashboard': LayoutDashboard, user: User, crown: Crown };
+const shellIcons = { 'layout-dashboard': LayoutDashboard, user: User, crown: Crown, bell: Bell };
 
 /** A remote's menu icon, drawn from the elements its area.json carries (lucide's look: 24-unit grid, 2-unit stroke). */
 function Drawing({ node }: { node: IconNode }) {
@@ -75,6 +76,11 @@ export function DashboardLayout() {
   const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useState(narrow);
   useSuspendedRedirect(isAuthenticated);
+  // The bell's count: the API's at entry, then the hub's live figure (notifications/hub.ts).
+  const unread = useApi(notificationApi.unreadCount, {}, { enabled: isAuthenticated });
+  useNotificationHub(isAuthenticated);
+  const unreadCount = isAuthenticated ? (unread.data?.count ?? 0) : 0;
+  useUnreadTitle(unreadCount);
 
   // On a small screen the open menu covers the page: a chosen entry closes it.
   useEffect(() => {
@@ -126,6 +132,9 @@ export function DashboardLayout() {
         </div>
       </nav>
       <main className={styles.main}>
+        <header className={styles.header}>
+          <NotificationBell count={unreadCount} />
+        </header>
         {isActivated ? (
           <Outlet />
         ) : (

@@ -6,6 +6,7 @@ import { lookUpPlace, PlaceSearch, type CityValue } from '../account/PlaceSearch
 import { requestPasswordReset } from '../account/ResetPassword.tsx';
 import { pictureAccept, pictureError, profileErrors, type FieldErrors, type ProfileFields } from '../account/validation.ts';
 import { defaultAvatar } from '../public/site.ts';
+import { BlockedMembers } from './Blocked.tsx';
 import { formatRating, statsFailed, useStats } from './useStats.ts';
 import { FormNotice } from '../account/FormNotice.tsx';
 import * as formStyles from '../account/form.module.css';
@@ -251,6 +252,10 @@ export function Profile() {
       <section aria-labelledby="profile-reviews-title">
         <h2 id="profile-reviews-title">Ontvangen beoordelingen</h2>
         <ReceivedReviews userId={record.id} empty="Je hebt nog geen beoordelingen ontvangen." />
+      </section>
+      <section aria-labelledby="profile-blocked-title">
+        <h2 id="profile-blocked-title">Geblokkeerde leden</h2>
+        <BlockedMembers />
       </section>
     </Page>
   );

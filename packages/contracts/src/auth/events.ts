@@ -30,9 +30,20 @@ export type UserEvent = z.infer<typeof UserEventSchema>;
 export const UserDeletedEventSchema = z.object({ id: z.string(), version });
 export type UserDeletedEvent = z.infer<typeof UserDeletedEventSchema>;
 
+/**
+ * One member blocked (`auth.block.added`) or unblocked (`auth.block.removed`) another. `version`
+ * counts the changes of this pair (blocker, blocked), one higher each time: projections keep the
+ * newest per pair. Deleting an account ends its relations without these events: followers drop
+ * them on `auth.user.deleted`.
+ */
+export const BlockEventSchema = z.object({ blockerId: z.string(), blockedId: z.string(), version, at: z.iso.datetime() });
+export type BlockEvent = z.infer<typeof BlockEventSchema>;
+
 export const authEvents = defineEvents('auth', {
   'auth.user.registered': UserEventSchema,
   'auth.user.activated': UserEventSchema,
   'auth.user.updated': UserEventSchema,
   'auth.user.deleted': UserDeletedEventSchema,
+  'auth.block.added': BlockEventSchema,
+  'auth.block.removed': BlockEventSchema,
 });

@@ -25,6 +25,16 @@ export const userRefs = defineRefs({
   publicStats: { service: 'auth', method: 'get', path: '/api/user/public/stats/:id', access: 'public' },
 });
 
+/**
+ * A member shutting another member out (both ways: listings, offers, chat, notifications). Each
+ * change is announced and may cancel offers: bounded per member.
+ */
+export const blockRefs = defineRefs({
+  add: { service: 'auth', method: 'post', path: '/api/user/block/:userId', access: 'user', rateLimit: { per: 'user', points: 60, windowSeconds: 600 } },
+  remove: { service: 'auth', method: 'delete', path: '/api/user/block/:userId', access: 'user', rateLimit: { per: 'user', points: 60, windowSeconds: 600 } },
+  list: { service: 'auth', method: 'get', path: '/api/user/blocks', access: 'user' },
+});
+
 export const adminUserRefs = defineRefs({
   list: { service: 'auth', method: 'get', path: '/api/admin/users', access: 'admin' },
   activate: { service: 'auth', method: 'post', path: '/api/user/activate/:id', access: 'admin' },

@@ -2,7 +2,7 @@
 // spreads its zod-free ref (refs.ts) and adds what the service validates with.
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../routes.ts';
-import { adminUserRefs, authRefs, geoRefs, userRefs } from './refs.ts';
+import { adminUserRefs, authRefs, blockRefs, geoRefs, userRefs } from './refs.ts';
 import {
   AUTH_MESSAGES,
   CITY_MAX_LENGTH,
@@ -277,6 +277,40 @@ export const userRoutes = {
     response: PublicStatsSchema,
   }),
 } satisfies Record<keyof typeof userRefs, RouteDef>;
+
+// Blocking another member
+
+export const BlockParamsSchema = z.object({
+  userId: z.string().regex(/^[0-9a-f]{24}$/i, USER_MESSAGES.invalidUserId).toLowerCase(),
+});
+
+/** A member the caller blocked: the names as auth holds them now, and since when. */
+export const BlockedMemberSchema = z
+  .object({ userId: z.string(), firstName: z.string(), lastName: z.string(), since: z.iso.datetime() })
+  .meta({ id: 'BlockedMember' });
+export type BlockedMember = z.infer<typeof BlockedMemberSchema>;
+
+export const blockRoutes = {
+  add: defineRoute({
+    ...blockRefs.add,
+    summary: 'Een lid blokkeren (beide kanten: advertenties, ruilaanbiedingen, chat); al geblokkeerd is ook goed',
+    params: BlockParamsSchema,
+    response: z.null(),
+    status: 204,
+  }),
+  remove: defineRoute({
+    ...blockRefs.remove,
+    summary: 'Een lid deblokkeren; niet geblokkeerd is ook goed',
+    params: BlockParamsSchema,
+    response: z.null(),
+    status: 204,
+  }),
+  list: defineRoute({
+    ...blockRefs.list,
+    summary: 'De leden die je geblokkeerd hebt, laatst geblokkeerde eerst',
+    response: z.array(BlockedMemberSchema),
+  }),
+} satisfies Record<keyof typeof blockRefs, RouteDef>;
 
 // User administration
 

@@ -105,3 +105,18 @@ export function passwordProblem(password: string): string | undefined {
   if (!PASSWORD_DIGIT.test(password)) return AUTH_MESSAGES.passwordNeedsDigit;
   return undefined;
 }
+
+/** How many members one member may block at once (issue 22). */
+export const BLOCK_MAX = 500;
+
+/** Blocking another member; the refusals to trade or chat between them are shown by every service. */
+export const BLOCK_MESSAGES = {
+  self: 'Je kunt jezelf niet blokkeren.',
+  admin: 'Je kunt een beheerder niet blokkeren.',
+  tooMany: `Je kunt hoogstens ${BLOCK_MAX} leden blokkeren.`,
+  /** A new offer between two members of whom one blocked the other (trade, 403). */
+  cannotTrade: 'Je kunt niet met dit lid ruilen.',
+  /** A message or the chat of an offer between them (chat, 403). */
+  cannotChat: 'Je kunt niet met dit lid chatten.',
+  changedMeanwhile: 'Je blokkeerlijst werd net gewijzigd. Probeer het opnieuw.',
+} as const;

@@ -2,8 +2,8 @@
 // `<service>/refs.ts`, typed with the input and output of the zod routes (`import type` only, so
 // no zod reaches a bundle).
 import type { z } from 'zod';
-import type { adminUserRoutes, authRoutes, geoRoutes, userRoutes } from '../auth/routes.ts';
-import { adminUserRefs, authRefs, geoRefs, userRefs } from '../auth/refs.ts';
+import type { adminUserRoutes, authRoutes, blockRoutes, geoRoutes, userRoutes } from '../auth/routes.ts';
+import { adminUserRefs, authRefs, blockRefs, geoRefs, userRefs } from '../auth/refs.ts';
 import type { categoryRoutes, listingRoutes, wishlistRoutes } from '../listing/routes.ts';
 import { categoryRefs, listingRefs, wishlistRefs } from '../listing/refs.ts';
 import type { RouteDef } from '../routes.ts';
@@ -11,6 +11,8 @@ import type { chatRoutes } from '../chat/routes.ts';
 import { chatRefs } from '../chat/refs.ts';
 import type { moderationRoutes } from '../moderation/routes.ts';
 import { moderationRefs } from '../moderation/refs.ts';
+import type { notificationRoutes } from '../notification/routes.ts';
+import { notificationRefs } from '../notification/refs.ts';
 import type { paymentRoutes } from '../payment/routes.ts';
 import { paymentRefs } from '../payment/refs.ts';
 import type { tradeRoutes } from '../trade/routes.ts';
@@ -28,6 +30,7 @@ type Refs<G> = { readonly [K in keyof G]: RefOf<G[K]> };
 // The refs carry no types for params, body or answer; the routes built from them do.
 export const authApi = authRefs as unknown as Refs<typeof authRoutes>;
 export const userApi = userRefs as unknown as Refs<typeof userRoutes>;
+export const blockApi = blockRefs as unknown as Refs<typeof blockRoutes>;
 export const adminUserApi = adminUserRefs as unknown as Refs<typeof adminUserRoutes>;
 export const geoApi = geoRefs as unknown as Refs<typeof geoRoutes>;
 export const categoryApi = categoryRefs as unknown as Refs<typeof categoryRoutes>;
@@ -37,3 +40,4 @@ export const tradeApi = tradeRefs as unknown as Refs<typeof tradeRoutes>;
 export const chatApi = chatRefs as unknown as Refs<typeof chatRoutes>;
 export const moderationApi = moderationRefs as unknown as Refs<typeof moderationRoutes>;
 export const paymentApi = paymentRefs as unknown as Refs<typeof paymentRoutes>;
+export const notificationApi = notificationRefs as unknown as Refs<typeof notificationRoutes>;

@@ -12,15 +12,17 @@ export * from '../trade/rules.ts';
 export * from '../chat/rules.ts';
 export * from '../moderation/rules.ts';
 export * from '../payment/rules.ts';
+export * from '../notification/rules.ts';
 export * from './route-ref.ts';
 export * from './api.ts';
 export type { ServiceName } from '../routes.ts';
 
-export type { AccountStatus, AdminUser, Place, PublicStats, PublicUser, SessionUser, User, UpdateProfileForm, RegisterRequest } from '../auth/routes.ts';
+export type { AccountStatus, AdminUser, BlockedMember, Place, PublicStats, PublicUser, SessionUser, User, UpdateProfileForm, RegisterRequest } from '../auth/routes.ts';
 export type { Category, InventoryItem, Listing, ListingCard, ListingFormInput, WishlistEntry } from '../listing/routes.ts';
 export type { CreateOfferRequest, Offer, OfferItem, OfferParty, Review } from '../trade/routes.ts';
 export type { OfferStatus } from '../trade/events.ts';
 export type { ChatMessage, SendChatMessageRequest } from '../chat/routes.ts';
 export type { Subscription } from '../payment/routes.ts';
+export type { MailPreferences, Notification } from '../notification/routes.ts';
 export type { AdminStats, Ban, CreateBanRequest, CreateReportRequest, CreateWarningRequest, Report, Warning } from '../moderation/routes.ts';
 export type { ErrorBody } from '../errors.ts';

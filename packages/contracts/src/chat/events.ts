@@ -20,6 +20,11 @@ export const ChatMessageSentEventSchema = z.object({
   /** The start of the message on one line (chatPreview), never the whole of a long one. */
   preview: z.string().max(CHAT_PREVIEW_MAX_LENGTH),
   sentAt: z.iso.datetime(),
+  /**
+   * Whether the recipient had a socket in this offer's chat room (on any replica) when it was sent:
+   * then they saw it live and need no notification. Events from before the field read as false.
+   */
+  recipientOnline: z.boolean().default(false),
 });
 export type ChatMessageSentEvent = z.infer<typeof ChatMessageSentEventSchema>;
 

@@ -63,6 +63,29 @@ export type ActiveListingsEvent = z.infer<typeof ActiveListingsEventSchema>;
 export const WishlistAddedEventSchema = z.object({ listingId: z.string(), userId: z.string(), version: z.number().int().positive().default(1), at: z.iso.datetime() });
 export type WishlistAddedEvent = z.infer<typeof WishlistAddedEventSchema>;
 
+/** Why a wishlisted listing is no longer to be had. */
+export const WISHLIST_END_REASONS = ['traded', 'removed'] as const;
+
+/**
+ * A listing on members' wishlists ended: traded (a completed trade) or removed (deleted by its
+ * owner, or with the owner's account), for the notifications of those members. Published once per
+ * listing, in the same write as the change that ends it; a listing with many wishers is announced
+ * in several events of at most WISHLIST_ENDED_MAX_USERS members each. `version` is the listing's.
+ * The trade's own parties are left out of a 'traded' one.
+ */
+export const WishlistEndedEventSchema = z.object({
+  listingId: z.string(),
+  title: z.string(),
+  reason: z.enum(WISHLIST_END_REASONS),
+  userIds: z.array(z.string()).min(1),
+  version: z.number().int().positive(),
+  at: z.iso.datetime(),
+});
+export type WishlistEndedEvent = z.infer<typeof WishlistEndedEventSchema>;
+
+/** Members per `listing.wishlist.ended` event: keeps each well under NATS's message size. */
+export const WISHLIST_ENDED_MAX_USERS = 1000;
+
 export const listingEvents = defineEvents('listing', {
   'listing.category.created': CategoryEventSchema,
   'listing.listing.created': ListingEventSchema,
@@ -70,4 +93,5 @@ export const listingEvents = defineEvents('listing', {
   'listing.listing.deleted': ListingDeletedEventSchema,
   'listing.owner.counted': ActiveListingsEventSchema,
   'listing.wishlist.added': WishlistAddedEventSchema,
+  'listing.wishlist.ended': WishlistEndedEventSchema,
 });

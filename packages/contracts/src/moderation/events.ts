@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { SUSPENSION_REASONS, type SuspensionReason } from '../auth/suspensions.ts';
 import { defineEvents } from '../events.ts';
+import type { ReportStatus } from './rules.ts';
 
 /**
  * A member is suspended: banned by a moderator (`reason: 'ban'`) or suspended automatically after
@@ -26,6 +27,8 @@ export const MemberWarnedEventSchema = z.object({
   warningId: z.string(),
   /** Warnings within the automatic suspension's window, this one included. */
   recentWarnings: z.number().int().positive(),
+  /** The warning's text, as the admin wrote it (for the member's notification); absent in events from before it. */
+  reason: z.string().optional(),
   at: z.iso.datetime(),
 });
 export type MemberWarnedEvent = z.infer<typeof MemberWarnedEventSchema>;
@@ -34,10 +37,28 @@ export type MemberWarnedEvent = z.infer<typeof MemberWarnedEventSchema>;
 export const MemberSuspensionEndedEventSchema = z.object({ userId: z.string(), version: z.number().int().positive(), at: z.iso.datetime() });
 export type MemberSuspensionEndedEvent = z.infer<typeof MemberSuspensionEndedEventSchema>;
 
+/** The statuses that close a report (what `moderation.report.resolved` may carry). */
+export const FINAL_REPORT_STATUSES = ['Afgehandeld', 'Gewaarschuwd', 'Geband'] as const satisfies readonly ReportStatus[];
+
+/**
+ * An admin closed a report (set it to a final status, also by warning or banning from it): for the
+ * reporter's notification. Published once per closing, in the same write as the status: `version`
+ * counts the report's closings (1 the first time; a report reopened and closed again is 2).
+ */
+export const ReportResolvedEventSchema = z.object({
+  reportId: z.string(),
+  reporterId: z.string(),
+  status: z.enum(FINAL_REPORT_STATUSES),
+  version: z.number().int().positive(),
+  at: z.iso.datetime(),
+});
+export type ReportResolvedEvent = z.infer<typeof ReportResolvedEventSchema>;
+
 export const moderationEvents = defineEvents('moderation', {
   'moderation.user.suspended': MemberSuspendedEventSchema,
   'moderation.user.warned': MemberWarnedEventSchema,
   'moderation.user.suspension-ended': MemberSuspensionEndedEventSchema,
+  'moderation.report.resolved': ReportResolvedEventSchema,
 });
 
 /**

@@ -7,6 +7,7 @@ import { moderationRefs } from './refs.ts';
 import {
   BAN_REASON_MAX_LENGTH,
   MODERATION_MESSAGES,
+  REPORT_CATEGORIES,
   REPORT_FILTERS,
   REPORT_PAGE_SIZE,
   REPORT_REASON_MAX_LENGTH,
@@ -53,6 +54,8 @@ export const ReportSchema = z
     reporter: ReportPersonSchema,
     reported: ReportPersonSchema,
     reportedListingID: z.string().nullable(),
+    /** Absent for a report made without one. */
+    category: z.enum(REPORT_CATEGORIES).optional(),
   })
   .meta({ id: 'Report' });
 export type Report = z.infer<typeof ReportSchema>;
@@ -64,6 +67,11 @@ export const CreateReportSchema = z
     reportedID: memberId,
     reportedListingID: optionalListingId,
     reason: text(MODERATION_MESSAGES.reasonRequired, REPORT_REASON_MAX_LENGTH, MODERATION_MESSAGES.reasonTooLong),
+    /** Absent, null or '': none. */
+    category: z
+      .union([z.literal(''), z.null(), z.enum(REPORT_CATEGORIES, { error: MODERATION_MESSAGES.invalidCategory })], { error: MODERATION_MESSAGES.invalidCategory })
+      .optional()
+      .transform((c) => c || undefined),
   })
   .meta({ id: 'CreateReportRequest' });
 export type CreateReportRequest = z.input<typeof CreateReportSchema>;

@@ -12,6 +12,14 @@ export const isOpenReport = (status: ReportStatus) => OPEN_REPORT_STATUSES.inclu
 export const REPORT_FILTERS = ['open', 'closed', 'all'] as const;
 export type ReportFilter = (typeof REPORT_FILTERS)[number];
 
+/**
+ * What a report is about, chosen in the report dialog (the public profile's too, issue 22); the
+ * words are the Dutch labels the dialog shows and the admin's list repeats. Optional: the offer
+ * screen's dialog of the seed sends none.
+ */
+export const REPORT_CATEGORIES = ['Oplichting', 'Ongepast gedrag', 'Verboden artikel', 'Spam', 'Anders'] as const;
+export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
+
 export const REPORT_REASON_MAX_LENGTH = 1000;
 export const WARNING_MESSAGE_MAX_LENGTH = 1000;
 export const BAN_REASON_MAX_LENGTH = 1000;
@@ -30,6 +38,7 @@ export const MODERATION_MESSAGES = {
   invalidListing: 'Ongeldig id van een listing.',
   invalidReport: 'Ongeldig id van een melding.',
   invalidStatus: `Ongeldige status. Kies uit: ${REPORT_STATUSES.join(', ')}.`,
+  invalidCategory: `Ongeldige categorie. Kies uit: ${REPORT_CATEGORIES.join(', ')}.`,
   invalidDate: 'Ongeldige datum.',
   dateInPast: 'De einddatum van een ban moet in de toekomst liggen.',
   memberNotFound: 'Deze gebruiker bestaat niet.',

@@ -17,4 +17,9 @@ export const paymentEvents = defineEvents('payment', {
   'payment.subscription.renewed': SubscriptionEventSchema,
   'payment.subscription.cancelled': SubscriptionEventSchema,
   'payment.subscription.expired': SubscriptionEventSchema,
+  /**
+   * A renewal payment failed: the subscription is cancelled at the provider and Premium ends with
+   * the paid period (`paidUntil`), unless the member pays again. Once per failed payment.
+   */
+  'payment.subscription.renewal-failed': SubscriptionEventSchema,
 });

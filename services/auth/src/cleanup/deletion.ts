@@ -5,6 +5,7 @@ import { NOT_BEING_DELETED, userIdOf, type UserCollection } from '../accounts/mo
 import type { RefreshCollection } from '../accounts/refresh.ts';
 import { revokeTokens, type Redis } from '../accounts/tokens.ts';
 import type { AvatarStore } from '../avatars/store.ts';
+import { removeBlocksOf, type BlockCollection } from '../blocks/model.ts';
 import type { UserStatsCollection } from '../users/stats.ts';
 
 export type DeletionReason = 'admin' | 'inactive';
@@ -42,6 +43,8 @@ export interface DeletionDeps {
   avatars: Pick<AvatarStore, 'removeAllOf'>;
   stats: UserStatsCollection;
   refreshTokens: Pick<RefreshCollection, 'deleteMany'>;
+  /** The members it blocked and the lists it is on (the followers drop theirs on `auth.user.deleted`). */
+  blocks: BlockCollection;
 }
 
 /** The users as this file sees them: only the claim, which is not part of UserDoc (accounts/model.ts must not import this file). */
@@ -85,6 +88,7 @@ export async function completeDeletion(deps: DeletionDeps, userId: string, claim
   await deps.stats.deleteOne({ _id: userId });
   // Already refused by the raised token version; removed so no login of the account is left.
   await deps.refreshTokens.deleteMany({ userId });
+  await removeBlocksOf(deps.blocks, userId);
   deps.relay.kick();
 }
 

@@ -3,18 +3,25 @@
 // nothing is numbered once the conversation is closed; the message is then inserted under that
 // number together with its `chat.message.sent` event (the outbox), and only after that write was
 // acknowledged is it broadcast (routes.ts).
-import { CHAT_FORMER_MEMBER_NAME, CHAT_HISTORY_MAX, CHAT_MESSAGES, chatClosedMessage, chatPreview, eventRegistry, type ChatMessage } from '@ruilplein/contracts';
+import { BLOCK_MESSAGES, CHAT_FORMER_MEMBER_NAME, CHAT_HISTORY_MAX, CHAT_MESSAGES, chatClosedMessage, chatPreview, eventRegistry, type ChatMessage } from '@ruilplein/contracts';
 import { conflict, createEvent, forbidden, notFound, now, outboxFields } from '@ruilplein/service-kit';
 import { conversationKey, isParty, messageKey, type ChatStore, type ConversationDoc, type MessageDoc } from './model.ts';
+
+/** The members with a socket in an offer's chat room now, on any replica (presence.ts). */
+export type RoomPresence = (offerId: number) => Promise<ReadonlySet<string>>;
 
 /** A sender the members projection does not know yet (its event is still on its way). */
 const UNKNOWN_FIRST_NAME = 'Lid';
 
-/** The conversation of an offer, for one of its two parties: 404 when unknown, 403 for anyone else. */
+/**
+ * The conversation of an offer, for one of its two parties: 404 when unknown, 403 for anyone else,
+ * and 403 while one of the two blocked the other (the hub's admission and the history ask here).
+ */
 export async function partyConversation(store: ChatStore, offerId: number, userId: string): Promise<ConversationDoc> {
   const conversation = await store.conversations.findOne({ _id: conversationKey(offerId) });
   if (!conversation) throw notFound(CHAT_MESSAGES.notFound);
   if (!isParty(conversation, userId)) throw forbidden(CHAT_MESSAGES.notParty);
+  if (await store.blocks.blockedEitherWay(conversation.senderId, conversation.receiverId)) throw forbidden(BLOCK_MESSAGES.cannotChat);
   return conversation;
 }
 
@@ -55,23 +62,32 @@ export async function listMessages(store: ChatStore, conversation: ConversationD
  * Stores a message of `userId` in the open conversation of `offerId` and answers it as stored:
  * 404 for an unknown offer, 403 when the caller is no party, 409 with the Dutch reason once the
  * offer is withdrawn or rejected. The hot path is one conditional update (party, open: the next
- * number) beside the sender's name, then the insert.
+ * number) beside the sender's name and who is in the offer's room (`present`, for the event's
+ * `recipientOnline`; absent: nobody), then the insert.
  */
-export async function storeMessage(store: ChatStore, offerId: number, userId: string, content: string, retried = false): Promise<ChatMessage> {
-  const [numbered, names] = await Promise.all([
+export async function storeMessage(
+  store: ChatStore,
+  offerId: number,
+  userId: string,
+  content: string,
+  options: { present?: RoomPresence; retried?: boolean } = {},
+): Promise<ChatMessage> {
+  const [numbered, names, inRoom, hidden] = await Promise.all([
     store.conversations.findOneAndUpdate(
       { _id: conversationKey(offerId), open: true, $or: [{ senderId: userId }, { receiverId: userId }] },
       { $inc: { seq: 1 } },
       { returnDocument: 'after' },
     ),
     firstNames(store, [userId]),
+    options.present?.(offerId) ?? new Set<string>(),
+    store.blocks.hiddenFor(userId),
   ]);
   if (!numbered) {
     // Why not: unknown (404), someone else's (403), or closed (409).
     const conversation = await partyConversation(store, offerId, userId);
     if (!conversation.open) throw conflict(chatClosedMessage(conversation.status));
     // Opened between the two reads (its first event just arrived): once more.
-    if (!retried) return storeMessage(store, offerId, userId, content, true);
+    if (!options.retried) return storeMessage(store, offerId, userId, content, { ...options, retried: true });
     throw conflict(chatClosedMessage(conversation.status));
   }
   const name = names.get(userId);
@@ -87,6 +103,8 @@ export async function storeMessage(store: ChatStore, offerId: number, userId: st
   // The message and its event in one single-document write: both or neither (the outbox relay
   // publishes it after).
   const recipient = numbered.senderId === userId ? numbered.receiverId : numbered.senderId;
+  // Blocked either way: the number stays unused (absent, as after a failed insert).
+  if (hidden.has(recipient)) throw forbidden(BLOCK_MESSAGES.cannotChat);
   const event = createEvent(eventRegistry, 'chat.message.sent', {
     messageId: doc.seq,
     version: 1,
@@ -95,6 +113,8 @@ export async function storeMessage(store: ChatStore, offerId: number, userId: st
     recipientIds: [recipient],
     preview: chatPreview(content),
     sentAt: doc.sentAt.toISOString(),
+    // Seen live: the notification service leaves it be.
+    recipientOnline: inRoom.has(recipient),
   });
   await store.messages.insertOne({ ...doc, ...asInserted(outboxFields(event)) });
   return present(doc, names);

@@ -1,5 +1,5 @@
 import type { OfferStatus } from '@ruilplein/contracts';
-import { collection, memberProjection, type Connection, type Member, type MemberProjection, type OutboxEntry } from '@ruilplein/service-kit';
+import { blockProjection, collection, memberProjection, type BlockProjection, type Connection, type Member, type MemberProjection, type OutboxEntry } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 
 /**
@@ -50,6 +50,8 @@ export interface ChatStore {
   conversations: mongo.Collection<ConversationDoc>;
   messages: mongo.Collection<MessageDoc>;
   members: MemberProjection<'firstName'>;
+  /** Who blocked whom (auth's events, on the members durable): no chat between them. */
+  blocks: BlockProjection;
 }
 
 export function chatStore(db: Connection): ChatStore {
@@ -57,6 +59,7 @@ export function chatStore(db: Connection): ChatStore {
     conversations: collection<ConversationDoc>(db, 'conversations'),
     messages: collection<MessageDoc>(db, 'messages'),
     members: memberProjection(db, { fields: ['firstName'] }),
+    blocks: blockProjection(db),
   };
 }
 

@@ -1,10 +1,12 @@
 import { CHAT_MESSAGES } from '@ruilplein/contracts';
-import { badRequest, type HandlerPart, type OutboxRelay, type Router } from '@ruilplein/service-kit';
+import { badRequest, type HandlerPart, type Logger, type OutboxRelay, type Router } from '@ruilplein/service-kit';
 import type { Hub } from '../hub/hub.ts';
 import { listMessages, partyConversation, storeMessage } from './messages.ts';
 import { messageKey, type ChatStore } from './model.ts';
+import { roomPresence } from './presence.ts';
 
-export function chatHandlers(store: ChatStore, hub: Pick<Hub, 'broadcast'>, relay: Pick<OutboxRelay, 'kick'>) {
+export function chatHandlers(store: ChatStore, hub: Pick<Hub, 'broadcast' | 'io'>, relay: Pick<OutboxRelay, 'kick'>, logger: Logger) {
+  const present = roomPresence(hub.io, logger);
   return {
     chat: {
       messages: async ({ params, query, principal }) => {
@@ -12,7 +14,7 @@ export function chatHandlers(store: ChatStore, hub: Pick<Hub, 'broadcast'>, rela
         return listMessages(store, conversation, query.after);
       },
       send: async ({ body, principal }) => {
-        const message = await storeMessage(store, body.tradeOfferId, principal.userId.toLowerCase(), body.content);
+        const message = await storeMessage(store, body.tradeOfferId, principal.userId.toLowerCase(), body.content, { present });
         // Stored (acknowledged by the store) before anyone is shown it; its event follows through the outbox.
         hub.broadcast(message);
         relay.kick(store.messages.collectionName, messageKey(message.tradeOfferId, message.id));

@@ -2,7 +2,7 @@ import { DEFAULT_CRATE, inventoryQueries, USER_MESSAGES, type InventoryItem } fr
 import { now as platformNow, notFound, serveQuery, type HandlerPart, type Bus, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { ListingContext } from '../listings/context.ts';
 import { listingsByIds, type ListingDoc } from '../listings/model.ts';
-import { canSee, viewerOf, type Viewer } from '../listings/visibility.ts';
+import { canSee, hiddenFrom, viewerOf, type Viewer } from '../listings/visibility.ts';
 
 export const CRATE_DESCRIPTION = 'Het krat bier dat ieder lid standaard in zijn inventaris heeft. Altijd beschikbaar om mee te ruilen.';
 
@@ -29,13 +29,16 @@ const itemOf = (doc: ListingDoc): InventoryItem => ({
 
 /**
  * A member's tradeable items: their active listings (those `viewer` may see; all of them without a
- * viewer, for another service) newest first, then the crate. A member the service does not know,
+ * viewer, for another service) newest first, then the crate; only the crate between members who
+ * blocked each other. A member the service does not know,
  * or whose account is gone, has no inventory (404).
  */
 export async function inventoryOf(ctx: ListingContext, userId: string, viewer?: Viewer, now = platformNow()): Promise<InventoryItem[]> {
   const id = userId.toLowerCase();
   const member = await ctx.members.byId(id);
   if (!member || member.deleted) throw notFound(USER_MESSAGES.userNotFound);
+  // Between members who blocked each other, the listings are not found, as in search; the crate is no listing.
+  if (viewer && (await hiddenFrom(ctx, viewer, id))) return [crateOf(id)];
   const docs = await listingsByIds(ctx.listings, (await ctx.counter.ids(id)).active, { ownerId: id, active: true });
   return [...docs.filter((d) => !viewer || canSee(d, viewer, now)).map(itemOf), crateOf(id)];
 }

@@ -1,4 +1,4 @@
-import type { Logger, MemberProjection, OutboxRelay } from '@ruilplein/service-kit';
+import type { BlockProjection, Logger, MemberProjection, OutboxRelay } from '@ruilplein/service-kit';
 import type { CategoryCache } from '../categories/cache.ts';
 import type { MemberField } from '../members/model.ts';
 import type { PhotoStore } from '../photos/store.ts';
@@ -12,6 +12,8 @@ export interface ListingContext {
   owners: OwnerCollection;
   counter: OwnerCounter;
   members: MemberProjection<MemberField>;
+  /** Who blocked whom (auth's events, on the members durable): neither sees the other's listings. */
+  blocks: BlockProjection;
   wishlist: WishlistCollection;
   photos: PhotoStore;
   categories: CategoryCache;

@@ -4,6 +4,7 @@ import type { ListingContext } from './context.ts';
 import { listingCreated, listingDeleted, listingUpdated } from './events.ts';
 import { placeOf } from '../members/model.ts';
 import { listingsByIds, LIVE, newListingId, type ListingDoc, type ListingPhoto } from './model.ts';
+import { wishersOf, wishlistEndedEvents, type WishlistEnd } from '../wishlist/ended.ts';
 
 /** The fields a member fills in (the form, after validation). */
 export interface ListingFields {
@@ -114,6 +115,8 @@ async function followOwnersPlace(ctx: ListingContext, ownerId: string, used: New
 interface Change {
   set: Partial<ListingDoc>;
   unset?: readonly ('latitude' | 'longitude')[];
+  /** The change ends the listing for these wishers: announced with it, unless its end was announced before. */
+  wishlistEnd?: WishlistEnd;
 }
 
 /**
@@ -134,13 +137,17 @@ export async function changeListing(
     const change = decide(before);
     if (!change) return { before, after: before };
     const version = before.version + 1;
-    const after: ListingDoc = { ...before, ...change.set, version, updatedAt: now };
+    const ends = change.wishlistEnd?.userIds.length && !before.wishlistEnded ? change.wishlistEnd : undefined;
+    const set: Partial<ListingDoc> = { ...change.set, ...(ends && { wishlistEnded: true }) };
+    const after: ListingDoc = { ...before, ...set, version, updatedAt: now };
     for (const field of change.unset ?? []) delete after[field];
     const event = options.deletes ? listingDeleted(after) : listingUpdated(after);
+    // The wishers' events go in the same write: once per listing, and never lost to a crash.
+    const events = [event, ...(ends ? wishlistEndedEvents(after, ends) : [])];
     const result = await ctx.listings.updateOne(
       { _id: id, version: before.version, ...LIVE },
       {
-        $set: { ...change.set, version, updatedAt: now, ...outboxFields(event) },
+        $set: { ...set, version, updatedAt: now, ...outboxFields(...events) },
         ...(change.unset?.length && { $unset: Object.fromEntries(change.unset.map((f) => [f, ''])) }),
       },
     );
@@ -193,12 +200,14 @@ export async function updateListing(
 
 /**
  * Deletes a listing: one write marks it deleted with its `listing.listing.deleted` event (the
- * tombstone is swept once that is published), then its place among the owner's active listings,
- * the wishlist entries on it and its photos go. Answers the listing as it was, or undefined.
+ * tombstone is swept once that is published) and, for those who wished for it, `listing.wishlist.ended`
+ * ('removed'); then its place among the owner's active listings, the wishlist entries on it and its
+ * photos go. Answers the listing as it was, or undefined.
  */
 export async function deleteListing(ctx: ListingContext, id: string, options: { keepPlace?: boolean; now?: Date } = {}): Promise<ListingDoc | undefined> {
   const now = options.now ?? platformNow();
-  const changed = await changeListing(ctx, id, () => ({ set: { active: false, deletedAt: now } }), { deletes: true, now });
+  const wishlistEnd: WishlistEnd = { reason: 'removed', userIds: await wishersOf(ctx, id) };
+  const changed = await changeListing(ctx, id, () => ({ set: { active: false, deletedAt: now }, wishlistEnd }), { deletes: true, now });
   if (!changed) return undefined;
   const { before } = changed;
   if (!options.keepPlace) await ctx.counter.release(before.ownerId, [id], { unlist: true });

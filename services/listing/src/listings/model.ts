@@ -47,6 +47,8 @@ export interface ListingDoc {
   longitude?: number;
   /** Set on a deleted listing until its deletion is announced (see above). */
   deletedAt?: Date;
+  /** Its end (traded or removed) was announced to the members who wished for it: once per listing. */
+  wishlistEnded?: true;
 }
 
 /** Not deleted: every read of listings adds this (or `active: true`, which implies it). */

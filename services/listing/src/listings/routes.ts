@@ -10,7 +10,7 @@ import { createListing, deleteListing, updateListing } from './lifecycle.ts';
 import { listingsByIds, LIVE, type ListingDoc } from './model.ts';
 import { categoryIndex, toListing } from './present.ts';
 import { checkFields, photosOf } from './rules.ts';
-import { canSee, viewerOf, type Viewer } from './visibility.ts';
+import { canSee, hiddenFrom, viewerOf, type Viewer } from './visibility.ts';
 
 /** A refusal that says when to come back (busy photo work, a create still in progress) sets Retry-After. */
 const withRetryAfter =
@@ -52,6 +52,7 @@ export function listingHandlers(ctx: ListingContext) {
         const now = platformNow();
         const viewer = await viewerOf(ctx.members, principal, now);
         const userId = idParam(params.userId);
+        if (await hiddenFrom(ctx, viewer, userId)) return [];
         const docs = await listingsByIds(ctx.listings, (await ctx.counter.ids(userId)).active, { ownerId: userId, active: true });
         return Promise.all(docs.filter((d) => canSee(d, viewer, now)).map(answerWith(ctx, viewer)));
       },
@@ -135,7 +136,7 @@ export function listingByIdHandlers(ctx: ListingContext) {
         const now = platformNow();
         const viewer = await viewerOf(ctx.members, principal, now);
         const doc = await ctx.listings.findOne({ _id: idParam(params.id), ...LIVE });
-        if (!doc || !canSee(doc, viewer, now)) throw notFound(LISTING_MESSAGES.notFound);
+        if (!doc || !canSee(doc, viewer, now) || (await hiddenFrom(ctx, viewer, doc.ownerId))) throw notFound(LISTING_MESSAGES.notFound);
         return answerWith(ctx, viewer)(doc);
       },
     },

@@ -33,6 +33,15 @@ export async function viewerOf(members: ListingContext['members'], principal: Pr
   };
 }
 
+/**
+ * One of the viewer and the owner blocked the other (issue 22): the owner's listings are not found
+ * for them. Admins are never blocked and keep seeing everything they moderate.
+ */
+export async function hiddenFrom(ctx: Pick<ListingContext, 'blocks'>, viewer: Viewer, ownerId: string): Promise<boolean> {
+  if (viewer.id === undefined || viewer.admin || viewer.id === ownerId) return false;
+  return ctx.blocks.blockedEitherWay(viewer.id, ownerId);
+}
+
 export const HEAD_START_MS = PREMIUM_HEAD_START_HOURS * 3600_000;
 
 /**

@@ -12,12 +12,14 @@ export interface MemberHooks {
  * The members projection (the kit's) kept from auth's `auth.user.*` events. When a member's place
  * changed their listings follow; when the account is deleted so are their listings, their
  * wishlist and the entries on their listings (the deletion is a tombstone that ignores every
- * older event).
+ * older event). Who blocked whom (`auth.block.*`) is kept on the same durable; the search replicas
+ * load it from that projection and follow the events themselves (search/sync.ts).
  */
 export function consumeMembers(bus: Bus, ctx: ListingContext, logger: Logger, hooks: MemberHooks = {}): Promise<Worker> {
   return ctx.members.consume(bus, {
     durable: 'listing-members',
     logger,
+    blocks: { projection: ctx.blocks },
     settled: async (member, deletion) => {
       if (deletion) {
         if (!member.deleted) return;

@@ -21,14 +21,16 @@ export function searchHandlers(search: SearchService, categories: CategoryCache)
         const e = engine();
         // The platform's clock: moving it ends the six-hour head start here as on the detail page.
         const now = nowMs();
-        const page = e.search(e.searcher(principal.userId, now), query, now);
+        const hidden = search.hiddenFor(principal.userId);
+        const page = e.search(e.searcher(principal.userId, now), hidden.size ? { ...query, excludeOwners: hidden } : query, now);
         return e.cards(page, categoryIndex(categories.current()));
       },
       // The kit has checked that `userId` is the caller.
       recommendations: ({ query, principal }) => {
         const e = engine();
         const now = nowMs();
-        const page = e.recommendations(e.searcher(principal.userId, now), query.radiusKm, query.page, now);
+        const hidden = search.hiddenFor(principal.userId);
+        const page = e.recommendations(e.searcher(principal.userId, now), query.radiusKm, query.page, now, hidden.size ? hidden : undefined);
         return e.cards(page, categoryIndex(categories.current()));
       },
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEnvelopeSchema, eventRegistry, type EventEnvelope } from '@ruilplein/contracts';
 import { INTEREST_WINDOW_MS, InterestBook, ListingIndex, MemberTable, SearchEngine, type ListingState } from '@ruilplein/search';
-import { ensureStream, followStream, nowMs, publishEvent, wallClockMs, type Bus, type Connection, type Logger, type StreamFeed, type Worker } from '@ruilplein/service-kit';
+import { BlockTable, ensureStream, followStream, nowMs, publishEvent, wallClockMs, type BlockDoc, type Bus, type Connection, type Logger, type StreamFeed, type Worker } from '@ruilplein/service-kit';
 import { NatsError } from 'nats';
 import type { ListingDoc } from '../listings/model.ts';
 import type { MemberDoc } from '../members/model.ts';
@@ -18,6 +18,8 @@ const LEASE_MS = 30 * 60_000;
 /** Collections the index is built from: the listing service's own. */
 const LISTINGS = 'listings';
 const MEMBERS = 'members';
+/** The members projection's block relation (the kit's blockProjection, fed on the members durable). */
+const BLOCKS = 'blocks';
 
 /**
  * Where interest comes from: the stream, the subject, and the listings and member of one event:
@@ -67,6 +69,8 @@ export interface SearchStats {
 
 export interface SearchService extends Worker {
   readonly engine: SearchEngine;
+  /** Everyone the member blocked or is blocked by: their listings are left out of what the member finds. */
+  hiddenFor(userId: string): ReadonlySet<string>;
   /** Resolves once the index is loaded and follows the events. */
   ready: Promise<void>;
   isReady(): boolean;
@@ -106,6 +110,7 @@ export function startSearch(deps: SearchDeps): SearchService {
   let index = new ListingIndex(members);
   const interest = new InterestBook();
   let engine = new SearchEngine(index, members, interest);
+  let blocks = new BlockTable();
   /** What the tables reflect: the last sequence applied from each stream. */
   const positions: StreamPositions = { listingSeq: 0, authSeq: 0 };
   const feeds: StreamFeed[] = [];
@@ -135,6 +140,11 @@ export function startSearch(deps: SearchDeps): SearchService {
     } else if (type === 'auth.user.registered' || type === 'auth.user.activated' || type === 'auth.user.updated') {
       members.apply(eventRegistry[type].parse(payload));
     }
+  };
+
+  const applyBlock = (type: string, payload: unknown) => {
+    if (type === 'auth.user.deleted') blocks.forget(eventRegistry[type].parse(payload).id);
+    else if (type === 'auth.block.added' || type === 'auth.block.removed') blocks.apply(eventRegistry[type].parse(payload), type === 'auth.block.added');
   };
 
   /** Reads an ordered consumer until stopped; a malformed event is logged and skipped. */
@@ -175,18 +185,32 @@ export function startSearch(deps: SearchDeps): SearchService {
     return head;
   };
 
-  /** Every member and active listing from the store; answers the positions they reflect. */
-  const loadFromStore = async (): Promise<StreamPositions | undefined> => {
-    // Positions first: everything announced up to them is in the collections when the load reads them.
-    const listingSeq = (await bus.jsm.streams.info('listing')).state.last_seq;
-    // What the members projection acknowledged is in its collection; without it, from the start of the stream.
-    const authSeq = await bus.jsm.consumers.info('auth', MEMBERS_DURABLE).then(
+  /** What the members projection acknowledged is in its collections; without it, from the start of the stream. */
+  const membersAcked = () =>
+    bus.jsm.consumers.info('auth', MEMBERS_DURABLE).then(
       (info) => info.ack_floor.stream_seq,
       (err: unknown) => {
         if (!(err instanceof NatsError) || err.api_error?.err_code !== 10014) throw err;
         return 0;
       },
     );
+
+  /**
+   * Who blocked whom, from the projection in the store, whether the tables came from a snapshot or
+   * not (snapshots do not hold it): answers the auth position it reflects. Events after it that the
+   * store already holds apply again without effect (newest per pair).
+   */
+  const loadBlocks = async (): Promise<number> => {
+    const seq = await membersAcked();
+    for await (const doc of db.collection<BlockDoc>(BLOCKS).find({}, { batchSize: LOAD_BATCH })) blocks.load(doc);
+    return seq;
+  };
+
+  /** Every member and active listing from the store; answers the positions they reflect. */
+  const loadFromStore = async (): Promise<StreamPositions | undefined> => {
+    // Positions first: everything announced up to them is in the collections when the load reads them.
+    const listingSeq = (await bus.jsm.streams.info('listing')).state.last_seq;
+    const authSeq = await membersAcked();
     const memberDocs = db.collection<MemberDoc>(MEMBERS).find({}, { batchSize: LOAD_BATCH, projection: { firstName: 1, lastName: 1, city: 1, latitude: 1, longitude: 1, roles: 1, subscriptionEndsAt: 1, deleted: 1, version: 1 } });
     for await (const m of memberDocs) {
       members.apply({ ...m, id: m._id, roles: m.roles ?? [] });
@@ -203,6 +227,7 @@ export function startSearch(deps: SearchDeps): SearchService {
   };
 
   const fresh = () => {
+    blocks = new BlockTable();
     members = new MemberTable();
     index = new ListingIndex(members);
     engine = new SearchEngine(index, members, interest);
@@ -230,6 +255,8 @@ export function startSearch(deps: SearchDeps): SearchService {
     from ??= await loadFromStore();
     if (!from || stopped) return;
     Object.assign(positions, from);
+    const blockSeq = await loadBlocks();
+    await follow('auth', { filterSubjects: ['auth.block.>', 'auth.user.deleted'], opt_start_seq: blockSeq + 1 }, applyBlock);
 
     await follow('auth', { filterSubjects: ['auth.user.>'], opt_start_seq: from.authSeq + 1 }, applyMember, (seq) => (positions.authSeq = seq));
     await follow(
@@ -325,6 +352,7 @@ export function startSearch(deps: SearchDeps): SearchService {
     },
     ready,
     isReady: () => loaded,
+    hiddenFor: (userId) => blocks.hiddenFor(userId),
     announce(event) {
       if (event.type === 'listing.listing.created' || event.type === 'listing.listing.updated' || event.type === 'listing.listing.deleted') {
         try {

@@ -2,10 +2,12 @@ import { eventRegistry } from '@ruilplein/contracts';
 import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { ListingContext } from '../listings/context.ts';
 import { changeListing } from '../listings/lifecycle.ts';
+import { wishersOf, type WishlistEnd } from '../wishlist/ended.ts';
 
 /**
  * A completed trade (`trade.offer.completed`): every listing it held is traded, so it leaves search
- * and inventories. Each becomes inactive (announced, `listing.listing.updated`), and its place
+ * and inventories. Each becomes inactive (announced, `listing.listing.updated`, and to those who
+ * wished for it `listing.wishlist.ended` 'traded' in the same write), and its place
  * among its owner's active listings is given back. Only a listing of one of the two parties is
  * touched. Safe to repeat: an inactive listing and a returned place stay as they are.
  */
@@ -13,7 +15,9 @@ export async function deactivateTradedListings(ctx: ListingContext, trade: { sen
   const parties = new Set([trade.senderId, trade.receiverId]);
   let deactivated = 0;
   for (const id of new Set(trade.listingIds)) {
-    const changed = await changeListing(ctx, id, (doc) => (doc.active && parties.has(doc.ownerId) ? { set: { active: false } } : undefined));
+    // Those who wished for it hear it was traded (the parties themselves know).
+    const wishlistEnd: WishlistEnd = { reason: 'traded', userIds: await wishersOf(ctx, id, parties) };
+    const changed = await changeListing(ctx, id, (doc) => (doc.active && parties.has(doc.ownerId) ? { set: { active: false }, wishlistEnd } : undefined));
     if (!changed || !parties.has(changed.before.ownerId)) continue;
     if (changed.after !== changed.before) deactivated++;
     await ctx.counter.release(changed.before.ownerId, [id]);

@@ -3,7 +3,7 @@ import { now as platformNow, badRequest, createEvent, notFound, outboxFields, ty
 import { Types } from 'mongoose';
 import type { ListingContext } from '../listings/context.ts';
 import { listingsByIds, LIVE } from '../listings/model.ts';
-import { canSee, viewerOf } from '../listings/visibility.ts';
+import { canSee, hiddenFrom, viewerOf } from '../listings/visibility.ts';
 
 /** The wishlist: listings a member keeps an eye on. Only listings they may see; never their own. */
 export function wishlistHandlers(ctx: ListingContext) {
@@ -14,7 +14,8 @@ export function wishlistHandlers(ctx: ListingContext) {
         const viewer = await viewerOf(ctx.members, principal, now);
         const listingId = params.id.toLowerCase();
         const listing = await ctx.listings.findOne({ _id: listingId, ...LIVE }, { projection: { ownerId: 1, active: 1, isPremium: 1, createdAt: 1 } });
-        if (!listing || !canSee(listing, viewer, now)) throw notFound(LISTING_MESSAGES.notFound);
+        // A listing of a member blocked either way is not found, as on its page.
+        if (!listing || !canSee(listing, viewer, now) || (await hiddenFrom(ctx, viewer, listing.ownerId))) throw notFound(LISTING_MESSAGES.notFound);
         if (listing.ownerId === principal.userId) throw badRequest(WISHLIST_MESSAGES.ownListing);
         const _id = new Types.ObjectId().toHexString();
         const event = createEvent(eventRegistry, 'listing.wishlist.added', { listingId, userId: principal.userId, version: 1, at: now.toISOString() });

@@ -22,7 +22,7 @@ export function reportHandlers(ctx: ModerationContext) {
           if (listing.ownerId !== reportedId) throw badRequest(MODERATION_MESSAGES.listingNotOfReported);
         }
         const at = now();
-        const doc: ReportDoc = { _id: newId(), reporterId, reportedId, reportedListingId: listingId, reason: body.reason, status: 'Nieuw', createdAt: at, updatedAt: at };
+        const doc: ReportDoc = { _id: newId(), reporterId, reportedId, reportedListingId: listingId, reason: body.reason, ...(body.category && { category: body.category }), status: 'Nieuw', createdAt: at, updatedAt: at };
         await ctx.reports.insertOne(doc);
         await claimOpenReport(ctx, openKey(reporterId, reportedId), doc._id);
         return (await toReports(ctx, [doc]))[0]!;

@@ -44,7 +44,7 @@ export function sanctionHandlers(ctx: ModerationContext) {
         const at = now();
         const doc: WarningDoc = { _id: newId(), userId: body.userID, adminId: principal.userId.toLowerCase(), message: body.message, ...(body.reportID && { reportId: body.reportID }), createdAt: at };
         await ctx.warnings.insertOne(doc);
-        await warn(ctx, doc.userId, doc._id, at);
+        await warn(ctx, doc.userId, doc._id, doc.message, at);
         await follow(body.reportID, 'Gewaarschuwd', at);
         return { id: doc._id, userID: doc.userId, adminID: doc.adminId, message: doc.message, createdAt: at.toISOString() };
       },

@@ -60,8 +60,11 @@ const suspendedEvent = (userId: string, version: number, suspension: MemberSuspe
 export const inForce = (suspension: MemberSuspension | undefined, at: Date): suspension is MemberSuspension =>
   !!suspension && (suspension.until === null || suspension.until > at);
 
-/** A warning: counted with the recent ones; the count reaching the rule's number suspends (unless a suspension is in force). */
-export function warn(ctx: ModerationContext, userId: string, warningId: string, at: Date) {
+/**
+ * A warning: counted with the recent ones; the count reaching the rule's number suspends (unless a
+ * suspension is in force). Its text (`reason`) goes with the event, for the member's notification.
+ */
+export function warn(ctx: ModerationContext, userId: string, warningId: string, reason: string, at: Date) {
   const { warnings: limit, windowMs, lengthMs } = ctx.autoSuspension;
   return changeMemberState(ctx, userId, (state) => {
     const warnings = [...state.warnings.filter((w) => w.at.getTime() > at.getTime() - windowMs && w.id !== warningId), { id: warningId, at }];
@@ -72,7 +75,7 @@ export function warn(ctx: ModerationContext, userId: string, warningId: string, 
       warnings: suspends ? [] : warnings,
       suspension,
       events: (version) => [
-        createEvent(eventRegistry, 'moderation.user.warned', { userId, version, warningId, recentWarnings: warnings.length, at: at.toISOString() }),
+        createEvent(eventRegistry, 'moderation.user.warned', { userId, version, warningId, recentWarnings: warnings.length, reason, at: at.toISOString() }),
         ...(suspends ? [suspendedEvent(userId, version, suspension!, at)] : []),
       ],
     };

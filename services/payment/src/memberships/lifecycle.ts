@@ -8,7 +8,12 @@ import type { ProviderPayment } from '../providers/provider.ts';
 /** How many applied payment ids a membership remembers (a webhook is replayed within days, not years). */
 const APPLIED_KEPT = 24;
 
-type Subject = 'payment.subscription.activated' | 'payment.subscription.renewed' | 'payment.subscription.cancelled' | 'payment.subscription.expired';
+type Subject =
+  | 'payment.subscription.activated'
+  | 'payment.subscription.renewed'
+  | 'payment.subscription.renewal-failed'
+  | 'payment.subscription.cancelled'
+  | 'payment.subscription.expired';
 
 interface Change {
   set: Partial<Omit<MembershipDoc, '_id' | 'version' | 'applied'>>;
@@ -130,7 +135,13 @@ export async function syncPayment(ctx: PaymentContext, id: string): Promise<Prov
         : { set: { paidUntil: addMonth(m.paidUntil ?? payment.paidAt ?? now()) }, unset: ['renewalFailed'], applies: id, event: 'payment.subscription.renewed' },
     );
   } else if (payment.sequenceType === 'recurring' && payment.status === 'failed') {
-    const m = await changeMembership(ctx, userId, (m) => (m.applied.includes(id) || m.subscriptionId !== payment.subscriptionId ? null : { set: { renewalFailed: true }, applies: id }));
+    // Announced with the failure (once: the payment is applied once) while Premium still runs, for
+    // the member's notification: it ends with `paidUntil`.
+    const m = await changeMembership(ctx, userId, (m) =>
+      m.applied.includes(id) || m.subscriptionId !== payment.subscriptionId
+        ? null
+        : { set: { renewalFailed: true }, applies: id, ...(m.status === 'active' && { event: 'payment.subscription.renewal-failed' as const }) },
+    );
     // No more attempts on this card: Premium ends with the period already paid.
     if (m.subscriptionId && m.customerId) await ctx.provider.cancelSubscription(m.customerId, m.subscriptionId);
   }

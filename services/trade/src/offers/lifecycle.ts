@@ -202,6 +202,21 @@ export async function settleCompleted(ctx: TradeContext, offer: Pick<OfferDoc, '
  * offer of theirs (Pending or Accepted) is cancelled, announced, so the other party's chat closes.
  * Completed ones stay, with the member shown as 'Voormalig lid'. Safe to repeat.
  */
+/**
+ * One of the two blocked the other: their open offers (Pending or Accepted) are cancelled,
+ * announced. Safe to repeat.
+ */
+export async function closeOffersBetween(ctx: TradeContext, a: string, b: string, now: Date): Promise<number> {
+  const between = (doc: OfferDoc) => OPEN.includes(doc.status) && isParty(doc, a) && isParty(doc, b);
+  let cancelled = 0;
+  for (const doc of await byIds(ctx.offers, await offerIdsOf(ctx, a), { status: { $in: [...OPEN] } })) {
+    if (!between(doc)) continue;
+    const changed = await changeOffer(ctx, doc._id, (current) => (between(current) ? { status: 'Cancelled' } : undefined), now);
+    if (changed && changed.after !== changed.before) cancelled++;
+  }
+  return cancelled;
+}
+
 export async function closeOffersOfMember(ctx: TradeContext, userId: string, now: Date): Promise<number> {
   let cancelled = 0;
   for (const doc of await byIds(ctx.offers, await offerIdsOf(ctx, userId), { status: { $in: [...OPEN] } })) {

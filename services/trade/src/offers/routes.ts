@@ -1,4 +1,4 @@
-import { amsterdamDay, DEFAULT_CRATE, hasAdminRole, isPremiumAt, OFFER_DAILY_LIMIT, OFFER_MESSAGES, type InventoryItem, type OfferItem } from '@ruilplein/contracts';
+import { amsterdamDay, BLOCK_MESSAGES, DEFAULT_CRATE, hasAdminRole, isPremiumAt, OFFER_DAILY_LIMIT, OFFER_MESSAGES, type InventoryItem, type OfferItem } from '@ruilplein/contracts';
 import { badRequest, byIds, forbidden, HttpError, isAdmin as tokenIsAdmin, notFound, unauthorized, type HandlerPart, type Principal } from '@ruilplein/service-kit';
 import type { TradeContext } from '../context.ts';
 import type { MemberDoc } from '../members/model.ts';
@@ -67,6 +67,8 @@ export function offerHandlers(ctx: TradeContext) {
         const [sender, receiver] = await Promise.all([memberOf(ctx, senderId), memberOf(ctx, receiverId)]);
         if (sender?.deleted) throw unauthorized();
         if (receiver?.deleted) throw notFound(OFFER_MESSAGES.receiverGone);
+        // Either of the two blocked the other (issue 22): the same answer to both, naming no one.
+        if (await ctx.blocks.blockedEitherWay(senderId, receiverId)) throw forbidden(BLOCK_MESSAGES.cannotTrade);
         // Premium and admins from the members projection (auth's events), never from the request.
         const limited = !isPremiumAt(sender, now);
         // A member at the limit hears so before anything else is asked; the reservation checks again.

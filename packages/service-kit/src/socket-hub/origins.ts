@@ -1,9 +1,9 @@
 /**
- * Which browser pages may open the hub: the platform's own origin (PUBLIC_URL), any listed in
- * CHAT_ALLOWED_ORIGINS, and in local mode any loopback origin (the frontends' development servers
- * run on ports of their own). Websockets are not bound by CORS: the Origin header the browser sets
- * is the only sign of which site opened one. A request without it comes from no browser page
- * (tools, benchmarks) and still needs its token.
+ * Which browser pages may open a hub: the platform's own origin (PUBLIC_URL), any the service
+ * allows besides (chat's CHAT_ALLOWED_ORIGINS), and in local mode any loopback origin (the
+ * frontends' development servers run on ports of their own). Websockets are not bound by CORS: the
+ * Origin header the browser sets is the only sign of which site opened one. A request without it
+ * comes from no browser page (tools, benchmarks) and still needs its token.
  */
 export function originPolicy(options: { publicUrl: string; allowed?: readonly string[]; local?: boolean }): (origin: string | undefined) => boolean {
   const allowed = new Set([options.publicUrl, ...(options.allowed ?? [])].map(normalize).filter((o): o is string => !!o));

@@ -1,20 +1,20 @@
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import type { Logger } from '@ruilplein/service-kit';
 import type { RedisClientType } from 'redis';
+import type { Logger } from '../logger.ts';
 
 export interface SharedRoomsOptions {
   /** The Redis stream the replicas exchange broadcasts on; its entries' ids are the recovery offsets. */
   streamName: string;
-  /** How long a disconnected socket's session (rooms, data) is kept for recovery. */
-  recoveryMs: number;
+  /** Names the hub in logs. */
+  name: string;
 }
 
 /**
  * socket.io's Redis Streams adapter: every replica reads every broadcast from one Redis stream
- * (so an offer's room spans replicas) and a disconnected socket's session is kept in Redis, so it
- * is recovered on whichever replica the client reaches next, with the broadcasts it missed read
- * back from the stream. The stream holds more entries than the recovery window produces at the
- * benchmark's rate (100 messages a second for two minutes).
+ * (so a room spans replicas) and a disconnected socket's session is kept in Redis, so it is
+ * recovered on whichever replica the client reaches next, with the broadcasts it missed read back
+ * from the stream. The stream holds more entries than the recovery window produces at the
+ * benchmarks' rates (chat: 100 messages a second for two minutes).
  *
  * The adapter does not wait for the SET that keeps a session: a Redis error there would be an
  * unhandled rejection (the process would exit). It gets a client whose `set` logs instead.
@@ -27,7 +27,7 @@ export function sharedRooms(redis: RedisClientType, logger: Logger, options: Sha
       if (prop === 'set') {
         return (...args: unknown[]) =>
           (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((err: unknown) => {
-            logger.warn({ err }, 'chat hub: a disconnected socket could not be kept for recovery');
+            logger.warn({ err }, `${options.name}: a disconnected socket could not be kept for recovery`);
             return null;
           });
       }

@@ -1,0 +1,2 @@
+export { createSocketHub, type HubMember, type SocketHub, type SocketHubOptions } from './hub.ts';
+export { originPolicy } from './origins.ts';
