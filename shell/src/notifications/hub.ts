@@ -12,6 +12,8 @@ export type { Notification };
 
 /** Waits before each new attempt after a lost connection: quick at first, then every 30 s for as long as the page is open. */
 const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000] as const;
+/** The least time between two account checks after refused connections. */
+const RECHECK_MS = 30_000;
 
 const isNotification = (value: unknown): value is Notification =>
   typeof value === 'object' && value !== null && typeof (value as Notification).id === 'string' && typeof (value as Notification).kind === 'string';
@@ -53,6 +55,7 @@ export function useNotificationHub(signedIn: boolean): void {
     if (!signedIn) return;
     let stopped = false;
     let attempt = 0;
+    let recheckedAt = -Infinity;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let socket: Socket | undefined;
 
@@ -93,7 +96,12 @@ export function useNotificationHub(signedIn: boolean): void {
         console.warn('Meldingenverbinding mislukt', err.message);
         // A refused handshake looks like any failed one: from the second on, the account is checked
         // (a token revoked meanwhile is renewed that way, or the session ends).
-        if (attempt > 0) void recheckAccount(latest.current);
+        // At most once per RECHECK_MS: a hub that stays refused (the gateway's limit, a restart)
+        // must not spend the member's calls on checks that find nothing new.
+        if (attempt > 0 && Date.now() - recheckedAt >= RECHECK_MS) {
+          recheckedAt = Date.now();
+          void recheckAccount(latest.current);
+        }
         retry();
       });
       hub.on('disconnect', (reason) => {
