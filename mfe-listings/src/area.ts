@@ -12,6 +12,7 @@ export default {
     { path: 'add-listing', title: 'Nieuwe Listing Toevoegen' },
     { path: 'edit-listing/:id', title: 'Listing Bewerken', example: '/dashboard/edit-listing/1' },
     { path: 'wishlist', title: 'Mijn Verlanglijstje' },
+    { path: 'saved-searches', title: 'Mijn zoekopdrachten' },
     { path: 'user/:id', title: 'Profiel', example: '/dashboard/user/1' },
   ],
   menu: [
@@ -19,5 +20,6 @@ export default {
     { to: '/dashboard/services', label: 'Ruil-diensten', icon: 'handshake', order: 20, audience: 'member' },
     { to: '/dashboard/my-listings', label: 'Plaats een ruil', icon: 'circle-plus', order: 30, audience: 'member' },
     { to: '/dashboard/wishlist', label: 'Verlanglijstje', icon: 'heart', order: 40, audience: 'member' },
+    { to: '/dashboard/saved-searches', label: 'Zoekopdrachten', icon: 'bookmark', order: 45, audience: 'member' },
   ],
 } as const satisfies AreaDeclaration;

@@ -11,6 +11,7 @@ const MyListingsPage = lazy(() => import('./my-listings/MyListingsPage.tsx').the
 const AddListingPage = lazy(() => import('./form/AddListingPage.tsx').then((m) => ({ default: m.AddListingPage })));
 const EditListingPage = lazy(() => import('./form/EditListingPage.tsx').then((m) => ({ default: m.EditListingPage })));
 const WishlistPage = lazy(() => import('./wishlist/WishlistPage.tsx').then((m) => ({ default: m.WishlistPage })));
+const SavedSearchesPage = lazy(() => import('./saved/SavedSearchesPage.tsx').then((m) => ({ default: m.SavedSearchesPage })));
 const PublicProfilePage = lazy(() => import('./profile/PublicProfilePage.tsx').then((m) => ({ default: m.PublicProfilePage })));
 
 /** The listings area; the shell mounts it at /dashboard, so the paths of area.ts are relative to that. */
@@ -26,6 +27,7 @@ export default function ListingsRoutes() {
         'add-listing': <AddListingPage />,
         'edit-listing/:id': <EditListingPage />,
         wishlist: <WishlistPage />,
+        'saved-searches': <SavedSearchesPage />,
         'user/:id': <PublicProfilePage />,
       }}
     />

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SEARCH_QUERY_MAX_LENGTH } from '@ruilplein/contracts/browser';
 import {
   readSearchFilters,
   readServiceFilters,
@@ -14,14 +15,14 @@ const params = (text: string) => new URLSearchParams(text);
 
 describe('the search filters in the address', () => {
   it('a bare address is the defaults: 25 km, value 0 to 100, both kinds, every listing, no category', () => {
-    expect(readSearchFilters(params(''))).toEqual({ distanceKm: 25, minValue: 0, maxValue: 100, kind: 'all', premium: false, categoryIds: [] });
+    expect(readSearchFilters(params(''))).toEqual({ q: '', distanceKm: 25, minValue: 0, maxValue: 100, kind: 'all', premium: false, categoryIds: [] });
     expect(writeSearchFilters(SEARCH_DEFAULTS).toString()).toBe('');
   });
 
   it('reads back what it wrote', () => {
-    const filters = { distanceKm: 80, minValue: 20, maxValue: 5000, kind: 'service' as const, premium: true, categoryIds: ['a', 'b'] };
+    const filters = { q: 'oude fiets', distanceKm: 80, minValue: 20, maxValue: 5000, kind: 'service' as const, premium: true, categoryIds: ['a', 'b'] };
     const written = writeSearchFilters(filters);
-    expect(written.toString()).toBe('distance=80&minValue=20&maxValue=5000&type=service&premium=true&categories=a%2Cb');
+    expect(written.toString()).toBe('q=oude+fiets&distance=80&minValue=20&maxValue=5000&type=service&premium=true&categories=a%2Cb');
     expect(readSearchFilters(written)).toEqual(filters);
   });
 
@@ -54,6 +55,27 @@ describe('the search call', () => {
       premium: 'true',
       categoryIds: 'x,y',
     });
+  });
+});
+
+describe('the search words', () => {
+  it('keep a trailing space while typing, and are sent trimmed', () => {
+    const typing = readSearchFilters(params('q=fiets+'));
+    expect(typing.q).toBe('fiets ');
+    expect(writeSearchFilters(typing).get('q')).toBe('fiets ');
+    expect(searchQuery(typing)).toMatchObject({ q: 'fiets' });
+  });
+
+  it('are left out of the address and the call when blank, and cut at the longest the API takes', () => {
+    expect(writeSearchFilters({ ...SEARCH_DEFAULTS, q: '   ' }).toString()).toBe('');
+    expect(searchQuery({ ...SEARCH_DEFAULTS, q: '   ' })).not.toHaveProperty('q');
+    expect(readSearchFilters(params(`q=${'a'.repeat(SEARCH_QUERY_MAX_LENGTH + 20)}`)).q).toHaveLength(SEARCH_QUERY_MAX_LENGTH);
+  });
+
+  it('go along on the services page', () => {
+    const filters = readServiceFilters(params('q=bijles&barter=services_only'));
+    expect(filters.q).toBe('bijles');
+    expect(serviceQuery(filters)).toEqual({ q: 'bijles', distanceKm: '25', listingType: 'service', barterMode: 'services_only' });
   });
 });
 

@@ -104,6 +104,8 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   // userId names the caller (a declared caller field): the base call names the caller, the matrix adds another member's.
   'GET /api/listing/recommendations': { samples: ({ role, ids }) => [{ name: 'own id', query: { userId: ids[role === 'guest' ? 'member' : role] } }] },
+  // The search box's completions (issue 23): a word being typed.
+  'GET /api/listing/suggest': { samples: () => [{ name: 'a word being typed', query: { q: 'fie' } }] },
   'GET /api/listing/user/:userId': { samples: ownAndOtherMembers },
   'GET /api/listing/inventory/:userId': { samples: ownAndOtherMembers },
   // Valid fields without photos (the photos stay), the listing's own content: only its owner may save.
@@ -126,6 +128,13 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   // The member's own listing is a 400 for the member (not one's own), an add for the others.
   'POST /api/wishlist/add/:id': { samples: (ctx) => [{ name: "member's listing", params: { id: memberBike(ctx) } }] },
+  // Saved searches: a valid one per caller (at most 10 each; later ones are a 400 that still lets the caller through),
+  // and a well-formed id nobody's search has: 404 for every member, as another member's search is.
+  'POST /api/search/saved': { samples: () => [{ name: 'bikes, no mail', body: { name: 'Controle', filters: { categoryIds: ['fietsen'], distanceKm: 10 }, alert: 'off' } }] },
+  'PUT /api/search/saved/:id': { samples: () => [{ name: 'unknown search', params: { id: NOBODY }, body: { name: 'Controle', alert: 'off' } }] },
+  'DELETE /api/search/saved/:id': { samples: () => [{ name: 'unknown search', params: { id: NOBODY } }] },
+  'POST /api/search/saved/:id/visit': { samples: () => [{ name: 'unknown search', params: { id: NOBODY } }] },
+  'GET /api/listing/demand': { samples: () => [{ name: 'bikes nearby', query: { categoryIds: 'fietsen', q: 'fiets' } }] },
   // userId names the caller (a declared caller field): the base call names the caller, the matrix adds another member's.
   'GET /api/tradeoffer/count': { samples: ({ role, ids }) => [{ name: 'own id', query: { userId: ids[role === 'guest' ? 'member' : role] } }] },
   // An offer on the member's bike with the caller's crate: only the bike's owner is refused

@@ -14,6 +14,7 @@ import {
 import { ApiError, buttonClass, ErrorMessage, Spinner, useApi, useSession } from '@ruilplein/ui';
 import { Link, useNavigate } from 'react-router-dom';
 import { CategoryIcon } from '../categories/CategoryIcon.tsx';
+import { DemandLine } from '../demand/DemandLine.tsx';
 import { Notice, type NoticeValue } from '../my-listings/Notice.tsx';
 import { invalidateListingData } from '../my-listings/queries.ts';
 import { PhotoCarousel, type CarouselPhoto } from '../common/PhotoCarousel.tsx';
@@ -154,6 +155,7 @@ export function ListingForm({ listing }: { listing?: Listing }) {
   const current: CarouselPhoto[] =
     listing?.listingPhotos.map((photo, index) => ({ src: photo.imageUrl, alt: `Huidige afbeelding ${index + 1} van ${listing.title}` })) ?? [];
   const shownPhotos = previews.length > 0 ? previews : current;
+  const demandReady = draft.title.trim() !== '' && draft.categoryIds.length > 0;
   const invalidProps = (field: DraftField) => ({ 'aria-invalid': invalid === field ? true : undefined });
 
   return (
@@ -258,6 +260,9 @@ export function ListingForm({ listing }: { listing?: Listing }) {
           </ul>
         )}
       </fieldset>
+
+      {/* Once title and categories say what it is: who nearby is looking for it (issue 23). */}
+      {!editing && <DemandLine q={demandReady ? draft.title : ''} categoryIds={demandReady ? draft.categoryIds : []} />}
 
       <div className={styles.field}>
         <label htmlFor={ids.value}>Geschatte waarde in euro (optioneel)</label>

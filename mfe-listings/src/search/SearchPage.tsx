@@ -1,6 +1,8 @@
-// /dashboard/search, 'Zoeken' (spec 2 §2): listings around the member's place, filtered by distance,
-// value, kind, premium and categories; the filters live in the address.
-import { Page } from '@ruilplein/ui';
+// /dashboard/search, 'Zoeken' (spec 2 §2): listings around the member's place, by keyword (issue 23)
+// and filtered by distance, value, kind, premium and categories; the filters live in the address.
+// The search on screen can be saved with an alert.
+import { Page, SearchBox } from '@ruilplein/ui';
+import { SaveSearch } from '../saved/SaveSearch.tsx';
 import { CategoryFilter, Choice, DistanceSlider, FilterPanel, PremiumSelect, ValueRange } from './Filters.tsx';
 import { readSearchFilters, searchQuery, writeSearchFilters, type Kind } from './filters.ts';
 import { PlaceMap, useOwnPlace } from './OwnPlace.tsx';
@@ -26,6 +28,11 @@ export function SearchPage() {
   const place = useOwnPlace();
   return (
     <Page title="Zoeken">
+      <div className={styles.searchBar}>
+        {/* Typing searches once it rests (as the sliders do); Enter or a suggestion at once. */}
+        <SearchBox label="Zoeken op trefwoord" value={draft.q} onChange={(q) => change({ q }, { settle: true })} onSearch={(q) => change({ q })} />
+        <SaveSearch filters={draft} />
+      </div>
       <div className={styles.layout}>
         <aside className={styles.side} aria-labelledby="search-filters">
           <h2 id="search-filters" className={styles.heading}>

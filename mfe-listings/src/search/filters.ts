@@ -1,6 +1,6 @@
 // The filters of the search and services pages as they live in the address (so a reload or a shared
 // link keeps them) and as the search call takes them (spec 2 §7, §9). Plain functions: unit-tested.
-import { BARTER_MODES, SEARCH_DEFAULT_DISTANCE_KM, type BarterMode } from '@ruilplein/contracts/browser';
+import { BARTER_MODES, SEARCH_DEFAULT_DISTANCE_KM, SEARCH_QUERY_MAX_LENGTH, type BarterMode } from '@ruilplein/contracts/browser';
 
 /** The distance slider: 1 to 200 km (spec 2 §9). */
 export const DISTANCE_MIN_KM = 1;
@@ -15,6 +15,8 @@ export const KINDS = ['all', 'item', 'service'] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface SearchFilters {
+  /** The words typed in the search box, as typed (trimmed only when asked: a space while typing stays). */
+  q: string;
   distanceKm: number;
   minValue: number;
   maxValue: number;
@@ -25,6 +27,7 @@ export interface SearchFilters {
 }
 
 export interface ServiceFilters {
+  q: string;
   distanceKm: number;
   barterMode: BarterMode;
   premium: boolean;
@@ -32,6 +35,7 @@ export interface ServiceFilters {
 }
 
 export const SEARCH_DEFAULTS: SearchFilters = {
+  q: '',
   distanceKm: SEARCH_DEFAULT_DISTANCE_KM,
   minValue: VALUE_MIN,
   maxValue: VALUE_DEFAULT_MAX,
@@ -40,7 +44,7 @@ export const SEARCH_DEFAULTS: SearchFilters = {
   categoryIds: [],
 };
 
-export const SERVICE_DEFAULTS: ServiceFilters = { distanceKm: SEARCH_DEFAULT_DISTANCE_KM, barterMode: 'all', premium: false, categoryIds: [] };
+export const SERVICE_DEFAULTS: ServiceFilters = { q: '', distanceKm: SEARCH_DEFAULT_DISTANCE_KM, barterMode: 'all', premium: false, categoryIds: [] };
 
 /** A whole number from the address within [min, max] on `step`, else `fallback` (a hand-edited address is no error). */
 function numberParam(params: URLSearchParams, name: string, min: number, max: number, fallback: number, step = 1): number {
@@ -54,6 +58,9 @@ function oneOf<T extends string>(values: readonly T[], raw: string | null, fallb
   return values.includes(raw as T) ? (raw as T) : fallback;
 }
 
+/** The search words from the address, cut at the longest the API takes. */
+const qParam = (params: URLSearchParams): string => (params.get('q') ?? '').slice(0, SEARCH_QUERY_MAX_LENGTH);
+
 function idsParam(params: URLSearchParams): string[] {
   const ids = (params.get('categories') ?? '')
     .split(',')
@@ -66,6 +73,7 @@ export function readSearchFilters(params: URLSearchParams): SearchFilters {
   const minValue = numberParam(params, 'minValue', VALUE_MIN, VALUE_MAX, SEARCH_DEFAULTS.minValue, VALUE_STEP);
   const maxValue = numberParam(params, 'maxValue', VALUE_MIN, VALUE_MAX, SEARCH_DEFAULTS.maxValue, VALUE_STEP);
   return {
+    q: qParam(params),
     distanceKm: numberParam(params, 'distance', DISTANCE_MIN_KM, DISTANCE_MAX_KM, SEARCH_DEFAULTS.distanceKm),
     // Crossed sliders in a hand-edited address: the smaller one is the minimum.
     minValue: Math.min(minValue, maxValue),
@@ -78,6 +86,7 @@ export function readSearchFilters(params: URLSearchParams): SearchFilters {
 
 export function readServiceFilters(params: URLSearchParams): ServiceFilters {
   return {
+    q: qParam(params),
     distanceKm: numberParam(params, 'distance', DISTANCE_MIN_KM, DISTANCE_MAX_KM, SERVICE_DEFAULTS.distanceKm),
     barterMode: oneOf(BARTER_MODES, params.get('barter'), 'all'),
     premium: params.get('premium') === 'true',
@@ -88,6 +97,7 @@ export function readServiceFilters(params: URLSearchParams): ServiceFilters {
 /** The address of the filters: only what differs from the defaults, so the bare page has a bare address. */
 export function writeSearchFilters(f: SearchFilters): URLSearchParams {
   const params = new URLSearchParams();
+  if (f.q.trim()) params.set('q', f.q);
   if (f.distanceKm !== SEARCH_DEFAULTS.distanceKm) params.set('distance', String(f.distanceKm));
   if (f.minValue !== SEARCH_DEFAULTS.minValue) params.set('minValue', String(f.minValue));
   if (f.maxValue !== SEARCH_DEFAULTS.maxValue) params.set('maxValue', String(f.maxValue));
@@ -99,6 +109,7 @@ export function writeSearchFilters(f: SearchFilters): URLSearchParams {
 
 export function writeServiceFilters(f: ServiceFilters): URLSearchParams {
   const params = new URLSearchParams();
+  if (f.q.trim()) params.set('q', f.q);
   if (f.distanceKm !== SERVICE_DEFAULTS.distanceKm) params.set('distance', String(f.distanceKm));
   if (f.barterMode !== 'all') params.set('barter', f.barterMode);
   if (f.premium) params.set('premium', 'true');
@@ -108,6 +119,7 @@ export function writeServiceFilters(f: ServiceFilters): URLSearchParams {
 
 /** What GET /api/listing is asked (its page number is added per page). */
 export interface SearchQuery {
+  q?: string;
   distanceKm: string;
   minValue?: string;
   maxValue?: string;
@@ -117,7 +129,8 @@ export interface SearchQuery {
   barterMode?: BarterMode;
 }
 
-const common = (f: { distanceKm: number; premium: boolean; categoryIds: string[] }): SearchQuery => ({
+const common = (f: { q: string; distanceKm: number; premium: boolean; categoryIds: string[] }): SearchQuery => ({
+  ...(f.q.trim() && { q: f.q.trim() }),
   distanceKm: String(f.distanceKm),
   ...(f.premium && { premium: 'true' as const }),
   ...(f.categoryIds.length > 0 && { categoryIds: f.categoryIds.join(',') }),

@@ -1,7 +1,9 @@
-// /dashboard/services, 'Ruil-diensten' (spec 2 §2): services around the member's place, by distance,
-// barter policy, premium and categories; the filters live in the address.
+// /dashboard/services, 'Ruil-diensten' (spec 2 §2): services around the member's place, by keyword
+// (issue 23), distance, barter policy, premium and categories; the filters live in the address.
+// Under the search box, how many members nearby look for such a service (the demand preview).
 import type { BarterMode } from '@ruilplein/contracts/browser';
-import { Page } from '@ruilplein/ui';
+import { Page, SearchBox } from '@ruilplein/ui';
+import { DemandLine } from '../demand/DemandLine.tsx';
 import { CategoryFilter, DistanceSlider, FilterPanel, PremiumSelect } from '../search/Filters.tsx';
 import { readServiceFilters, serviceQuery, writeServiceFilters } from '../search/filters.ts';
 import { PlaceHint, useOwnPlace } from '../search/OwnPlace.tsx';
@@ -28,6 +30,16 @@ export function ServicesPage() {
   const place = useOwnPlace();
   return (
     <Page title="Ruil-diensten">
+      <div className={searchStyles.searchBar}>
+        <SearchBox
+          label="Diensten zoeken op trefwoord"
+          placeholder="Zoek bijvoorbeeld 'bijles'"
+          value={draft.q}
+          onChange={(q) => change({ q }, { settle: true })}
+          onSearch={(q) => change({ q })}
+        />
+        <DemandLine q={committed.q} categoryIds={committed.categoryIds} distanceKm={committed.distanceKm} />
+      </div>
       <div className={styles.policies} role="group" aria-label="Ruilbeleid">
         {policies.map((policy) => (
           <button

@@ -13,7 +13,7 @@ import { chatRoutes } from './chat/routes.ts';
 import type { EventRegistry } from './events.ts';
 import { listingEvents } from './listing/events.ts';
 import { categoryQueries, inventoryQueries } from './listing/queries.ts';
-import { categoryRoutes, listingRoutes, wishlistRoutes } from './listing/routes.ts';
+import { categoryRoutes, listingRoutes, savedSearchRoutes, wishlistRoutes } from './listing/routes.ts';
 import { moderationEvents } from './moderation/events.ts';
 import { moderationQueries } from './moderation/queries.ts';
 import { moderationRoutes } from './moderation/routes.ts';
@@ -62,8 +62,8 @@ export const registry = {
   listing: {
     name: 'listing',
     port: 8102,
-    prefixes: ['/api/category', '/api/listing*', '/api/wishlist/*', '/uploads/listings/*'],
-    routes: { category: categoryRoutes, listing: listingRoutes, wishlist: wishlistRoutes },
+    prefixes: ['/api/category', '/api/listing*', '/api/wishlist/*', '/api/search/*', '/uploads/listings/*'],
+    routes: { category: categoryRoutes, listing: listingRoutes, wishlist: wishlistRoutes, savedSearch: savedSearchRoutes },
     events: listingEvents,
     queries: { category: categoryQueries, inventory: inventoryQueries },
     // Search and the category cache follow streams from a position of their own, on each replica.

@@ -42,6 +42,7 @@ describe('@ruilplein/contracts/browser', () => {
       category: browser.categoryApi,
       listing: browser.listingApi,
       wishlist: browser.wishlistApi,
+      savedSearch: browser.savedSearchApi,
       trade: browser.tradeApi,
       chat: browser.chatApi,
       moderation: browser.moderationApi,

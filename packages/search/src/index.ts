@@ -2,8 +2,10 @@
 // questions; time always comes in as an argument (the platform's clock lives in the service kit).
 export { ListingIndex, type ListingState } from './listings.ts';
 export { MemberTable } from './members.ts';
-export { SearchEngine, type SearchFilters } from './query.ts';
+export { SearchEngine, type CategoryNames, type SearchFilters } from './query.ts';
 export { InterestBook, INTEREST_WINDOW_MS } from './interest.ts';
 // For saved-search alerts: one listing against one search.
 export { matches, type MatchFilters, type Viewer } from './matches.ts';
+// Saved-search alerts and the demand preview group members by place with the same geometry.
+export { kmForChord2, roundKm, toVec, type Vec3 } from './geo.ts';
 export type { Column, TableImage } from './slots.ts';

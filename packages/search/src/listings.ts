@@ -2,6 +2,8 @@ import type { ListingType } from '@ruilplein/contracts';
 import { isPlace, toVec } from './geo.ts';
 import type { MemberTable } from './members.ts';
 import { capacityFor, hashId, SlotTable, type TableImage } from './slots.ts';
+import { analyze, FIELD } from './text.ts';
+import { TextIndex } from './textindex.ts';
 
 /** A listing as the search needs it: the fields of `listing.listing.*` events (or of the stored document). */
 export interface ListingState {
@@ -83,6 +85,8 @@ export class ListingIndex extends SlotTable {
   /** Rows with a listing (not removed). */
   live = 0;
   readonly members: MemberTable;
+  /** Keyword index over titles and excerpts (category names are matched per category, query.ts). */
+  keywords: TextIndex;
 
   constructor(members: MemberTable, capacity = 1024) {
     super(capacity);
@@ -99,6 +103,7 @@ export class ListingIndex extends SlotTable {
     this.cats = new Uint32Array(capacity * this.words);
     this.cellOf = new Int32Array(capacity).fill(-1);
     this.cellPos = new Int32Array(capacity);
+    this.keywords = new TextIndex(capacity);
   }
 
   protected grow(capacity: number): void {
@@ -118,6 +123,7 @@ export class ListingIndex extends SlotTable {
     this.cats = grown(this.cats, new Uint32Array(capacity * this.words), this.words);
     this.cellOf = grown(this.cellOf, new Int32Array(capacity).fill(-1));
     this.cellPos = grown(this.cellPos, new Int32Array(capacity));
+    this.keywords.grow(capacity, this.top);
   }
 
   /** The bit of a category, interning it (more than 32 categories widen every row by a word). */
@@ -190,6 +196,9 @@ export class ListingIndex extends SlotTable {
     this.cats.fill(0, base, base + this.words);
     for (const bit of bits) this.cats[base + (bit >> 5)]! |= 1 << (bit & 31);
     this.place(slot, cell);
+    const title = analyze(state.title);
+    const excerpt = analyze(state.excerpt);
+    this.keywords.set(slot, [{ field: FIELD.title, ...title }, { field: FIELD.excerpt, ...excerpt }], this.top);
     return true;
   }
 
@@ -206,6 +215,7 @@ export class ListingIndex extends SlotTable {
       this.setText(slot, '');
     }
     this.place(slot, -1);
+    this.keywords.clear(slot);
     this.flags[slot] = GONE;
     this.versions[slot] = version;
     this.created[slot] = now;
@@ -306,6 +316,7 @@ export class ListingIndex extends SlotTable {
       cellOf: this.cellOf.slice(0, top),
       cellLat: Int32Array.from(this.cells, (c) => c.lat),
       cellLon: Int32Array.from(this.cells, (c) => c.lon),
+      ...this.keywords.image(top),
     });
     return image;
   }
@@ -334,6 +345,7 @@ export class ListingIndex extends SlotTable {
     for (let i = 1; i < cellLat.length; i++) index.cellFor(cellLat[i]!, cellLon[i]!);
     const cellOf = c.cellOf as Int32Array;
     for (let slot = 0; slot < meta.top; slot++) if (cellOf[slot]! >= 0) index.place(slot, cellOf[slot]!);
+    index.keywords.restore(c, meta.top);
     return index;
   }
 
@@ -341,6 +353,6 @@ export class ListingIndex extends SlotTable {
   bytes(): number {
     const columns = this.capacity * (1 + 4 + 8 + 4 + 4 + 4 + 8 * 3 + 4 * this.words + 4 + 4);
     const grid = this.cells.reduce((sum, c) => sum + c.slots.byteLength + 64, 0);
-    return this.baseBytes() + columns + grid + this.arena.allocatedBytes;
+    return this.baseBytes() + columns + grid + this.arena.allocatedBytes + this.keywords.bytes();
   }
 }

@@ -1,7 +1,8 @@
 import { isPremiumAt, SEARCH_DEFAULT_DISTANCE_KM, type MembershipState } from '@ruilplein/contracts';
 import { chord2ForKm, isPlace, toVec } from './geo.ts';
 import type { ListingState } from './listings.ts';
-import { HEAD_START_MS, type SearchFilters } from './query.ts';
+import { HEAD_START_MS, type CategoryNames, type SearchFilters } from './query.ts';
+import { analyze, FIELD, parseQuery, textScore } from './text.ts';
 
 /** Who searches: their id, their own place (none: no distance filter) and what the membership rules read. */
 export interface Viewer extends MembershipState {
@@ -19,9 +20,11 @@ const cents = (euro: number) => Math.round(euro * 100);
  * Whether one listing is among what one search finds, for one viewer at `now` (ms or a Date on the
  * platform's clock): the same rules as `SearchEngine.search` without the index, for a listing on its
  * own (saved-search alerts). The arithmetic is the engine's (squared chords, whole cents), so both
- * agree on the edges too; the property test holds them to it.
+ * agree on the edges too; the property test holds them to it. Keywords (`filters.q`) follow the
+ * engine's text rule (text.ts) over the title, the excerpt and the names of the listing's
+ * categories as `categories` gives them.
  */
-export function matches(filters: MatchFilters, listing: ListingState, viewer: Viewer, now: number | Date): boolean {
+export function matches(filters: MatchFilters, listing: ListingState, viewer: Viewer, now: number | Date, categories?: CategoryNames): boolean {
   if (!listing.active) return false;
   if (filters.excludeOwners?.has(listing.ownerId)) return false;
   // Premium-only and new listings: premium members and their owner only (spec 2, the six-hour head start).
@@ -52,5 +55,17 @@ export function matches(filters: MatchFilters, listing: ListingState, viewer: Vi
   if (filters.listingType && listing.listingType !== filters.listingType) return false;
   if (filters.barterMode === 'services_only' && (listing.listingType !== 'service' || listing.acceptsItems)) return false;
   if (filters.barterMode === 'services_or_items' && (listing.listingType !== 'service' || !listing.acceptsItems)) return false;
+  if (filters.q) {
+    const query = parseQuery(filters.q);
+    if (query.length) {
+      const names = listing.categoryIds.flatMap((id) => analyze(categories?.get(id)?.name ?? '').terms);
+      const fields = [
+        { field: FIELD.title, terms: analyze(listing.title).terms },
+        { field: FIELD.excerpt, terms: analyze(listing.excerpt).terms },
+        { field: FIELD.category, terms: names },
+      ];
+      if (textScore(query, fields) === 0) return false;
+    }
+  }
   return true;
 }

@@ -12,6 +12,11 @@ import { trendingScore, type InterestBook } from './interest.ts';
 import { ACCEPTS_ITEMS, latCell, LIVE, lonCell, PLACED, PREMIUM, SERVICE, type ListingIndex } from './listings.ts';
 import type { MemberTable, Searcher } from './members.ts';
 import { topK } from './order.ts';
+import { analyze, FIELD, FIELD_WEIGHT, parseQuery, termQuality, words as foldedWords, type QueryWord } from './text.ts';
+import type { TextHits } from './textindex.ts';
+
+/** What the engine needs of a category to match its name: the category cache's entries will do. */
+export type CategoryNames = ReadonlyMap<string, { name: string }>;
 
 export const HEAD_START_MS = PREMIUM_HEAD_START_HOURS * 3600_000;
 
@@ -28,6 +33,11 @@ export interface SearchFilters {
   categoryIds: readonly string[];
   listingType?: ListingType;
   barterMode?: BarterMode;
+  /**
+   * Keywords (issue 23): every word must match the title, the excerpt or a category's name (text.ts);
+   * the answer is then ordered by relevance, distance, freshness.
+   */
+  q?: string;
   /**
    * Members whose listings the caller does not get (never from the request: the service fills it,
    * e.g. for members one has blocked). `matches` honours it too.
@@ -59,6 +69,17 @@ interface Scan {
   excludeOwner: number;
   /** Leave out these members' listings (their rows among the members); null: none. */
   excludeOwners: ReadonlySet<number> | null;
+  /** Keywords: the rows' hits, and per word the categories whose name matches it. */
+  text: TextScan | null;
+}
+
+interface TextScan {
+  hits: TextHits;
+  /** All words' bits. */
+  full: number;
+  /** Per word: categories whose name matches it (null: none), and what such a match scores. */
+  catMasks: (Uint32Array | null)[];
+  catValues: number[];
 }
 
 export interface Page {
@@ -90,9 +111,61 @@ export class SearchEngine {
     return this.members.searcher(userId, now);
   }
 
-  /** GET /api/listing: newest first (then a per-id tie-break), `take` from `(page-1)·take`. */
-  search(searcher: Searcher, filters: SearchFilters, now: number): Page {
+  /**
+   * GET /api/listing: newest first (then a per-id tie-break), `take` from `(page-1)·take`. With
+   * keywords (`filters.q`), matching ones only, by relevance, then distance (as shown, 0.1 km), then
+   * newest; `categories` names the categories (their names match keywords too).
+   */
+  search(searcher: Searcher, filters: SearchFilters, now: number, categories?: CategoryNames): Page {
+    const query = filters.q ? parseQuery(filters.q) : [];
+    if (!query.length) return this.searchScan(searcher, filters, now, null);
+    const matched = query.map((q) => this.categoryMatch(q, categories));
+    const hits = this.index.keywords.evaluate(query, matched.map((m) => m !== null));
+    try {
+      return this.searchScan(searcher, filters, now, {
+        hits,
+        full: (1 << query.length) - 1,
+        catMasks: matched.map((m) => m?.mask ?? null),
+        catValues: matched.map((m) => m?.value ?? 0),
+      });
+    } finally {
+      this.index.keywords.reset(hits);
+    }
+  }
+
+  /** Completions of the query's last word (folded), with the words before it: up to SEARCH_SUGGESTIONS_MAX. */
+  suggest(q: string): string[] {
+    if (!/[\p{L}\p{N}]$/u.test(q)) return [];
+    const typed = foldedWords(q);
+    const last = typed.pop();
+    if (!last) return [];
+    const head = typed.length ? `${typed.join(' ')} ` : '';
+    return this.index.keywords.completions(last).map((word) => head + word);
+  }
+
+  private categoryTerms = new Map<string, string[]>();
+
+  /** The categories whose name matches a query word, and the best such match's score. */
+  private categoryMatch(q: QueryWord, categories?: CategoryNames): { mask: Uint32Array; value: number } | null {
+    let mask: Uint32Array | null = null;
+    let value = 0;
+    for (const [id, { name }] of categories ?? []) {
+      const bit = this.index.categoryBitOf(id, false);
+      if (bit < 0) continue;
+      let terms = this.categoryTerms.get(name);
+      if (!terms) this.categoryTerms.set(name, (terms = analyze(name).terms));
+      let best = 0;
+      for (const term of terms) best = Math.max(best, termQuality(q, term));
+      if (!best) continue;
+      (mask ??= new Uint32Array(this.index.words))[bit >> 5]! |= 1 << (bit & 31);
+      value = Math.max(value, best * FIELD_WEIGHT[FIELD.category]);
+    }
+    return mask && { mask, value };
+  }
+
+  private searchScan(searcher: Searcher, filters: SearchFilters, now: number, text: TextScan | null): Page {
     const scan = this.baseScan(searcher, now, filters.excludeOwners);
+    scan.text = text;
     if (searcher.place) {
       scan.center = searcher.place;
       scan.maxC2 = chord2ForKm(filters.distanceKm ?? SEARCH_DEFAULT_DISTANCE_KM);
@@ -128,6 +201,7 @@ export class SearchEngine {
     const n = this.gather(scan);
     const { created, keys } = this.index;
     const found = this.found;
+    if (text) return this.cut(n, (filters.page - 1) * filters.take, filters.take, this.relevance(n, text));
     const newer = (a: number, b: number) => {
       const sa = found[a]!;
       const sb = found[b]!;
@@ -182,6 +256,35 @@ export class SearchEngine {
     return this.cut(n, (page - 1) * RECOMMENDATION_PAGE_SIZE, RECOMMENDATION_PAGE_SIZE, better);
   }
 
+  /** The keyword order over `found[0…n)`: relevance, then distance as shown, then newest, then the id tie-break. */
+  private relevance(n: number, text: TextScan): (a: number, b: number) => boolean {
+    const { created, keys, cats, words } = this.index;
+    const found = this.found;
+    const score = new Float64Array(n);
+    const km = new Float64Array(n);
+    for (let p = 0; p < n; p++) {
+      const slot = found[p]!;
+      let s = text.hits.score[slot]!;
+      text.catMasks.forEach((mask, w) => {
+        if (!mask) return;
+        let inCategory = false;
+        for (let x = 0; x < words && !inCategory; x++) inCategory = (cats[slot * words + x]! & mask[x]!) !== 0;
+        s += Math.max(text.hits.best[w]![slot]!, inCategory ? text.catValues[w]! : 0);
+      });
+      score[p] = s;
+      const c2 = this.foundC2[p]!;
+      km[p] = Number.isNaN(c2) ? Infinity : roundKm(kmForChord2(c2));
+    }
+    return (a, b) => {
+      if (score[a] !== score[b]) return score[a]! > score[b]!;
+      if (km[a] !== km[b]) return km[a]! < km[b]!;
+      const sa = found[a]!;
+      const sb = found[b]!;
+      if (created[sa] !== created[sb]) return created[sa]! > created[sb]!;
+      return keys[sa] !== keys[sb] ? keys[sa]! > keys[sb]! : this.index.id(sa) > this.index.id(sb);
+    };
+  }
+
   /** The answer's cards. */
   cards(page: Page, categories: ReadonlyMap<string, Category>): ListingCard[] {
     const { index, members } = this;
@@ -233,6 +336,7 @@ export class SearchEngine {
       newAfter: now - HEAD_START_MS,
       excludeOwner: -1,
       excludeOwners: excluded,
+      text: null,
     };
   }
 
@@ -241,14 +345,19 @@ export class SearchEngine {
     const { flags, values, created, owners, cats, xs, ys, zs, words, cells } = this.index;
     const { need, bits, minCents, maxCents, noValuePasses, catMask, premium, viewer, newAfter, excludeOwner, excludeOwners, maxC2 } = scan;
     const center = scan.center;
+    const text = scan.text;
+    const hits = text?.hits.hits;
+    const full = text?.full ?? 0;
+    const textCats = text?.catMasks ?? [];
     const cx = center?.x ?? 0;
     const cy = center?.y ?? 0;
     const cz = center?.z ?? 0;
     let n = 0;
-    for (const cellIndex of this.cellsFor(scan)) {
-      const cell = cells[cellIndex]!;
-      const list = cell.slots;
-      for (let i = 0; i < cell.n; i++) {
+    // Keywords of which one matches no category name: only the rows the index found, else the cells.
+    const sources: { slots: Int32Array; n: number }[] = text?.hits.driven ? [{ slots: text.hits.touched, n: text.hits.count }] : Array.from(this.cellsFor(scan), (i) => cells[i]!);
+    for (const source of sources) {
+      const list = source.slots;
+      for (let i = 0; i < source.n; i++) {
         const slot = list[i]!;
         const f = flags[slot]!;
         if ((f & need) !== bits) continue;
@@ -267,6 +376,20 @@ export class SearchEngine {
           let hit = false;
           for (let w = 0; w < words && !hit; w++) hit = (cats[slot * words + w]! & catMask[w]!) !== 0;
           if (!hit) continue;
+        }
+        if (hits) {
+          let m = hits[slot]!;
+          for (let w = 0; m !== full && w < textCats.length; w++) {
+            const mask = textCats[w];
+            if (!mask || m & (1 << w)) continue;
+            for (let x = 0; x < words; x++) {
+              if (cats[slot * words + x]! & mask[x]!) {
+                m |= 1 << w;
+                break;
+              }
+            }
+          }
+          if (m !== full) continue;
         }
         const owner = owners[slot]!;
         if (owner === excludeOwner || (excludeOwners !== null && excludeOwners.has(owner))) continue;

@@ -17,3 +17,4 @@ export { useConfirm, type ConfirmOptions } from './confirm.tsx';
 export { ReportDialog, type ReportDialogProps } from './report-dialog.tsx';
 export { BlockButton } from './block.tsx';
 export { ReceivedReviews } from './reviews.tsx';
+export { SearchBox } from './search-box.tsx';

@@ -5,7 +5,9 @@
 // 25 km search with value, kind and category filters against GET /api/listing/{id}; the service's
 // memory per 100,000 listings; its start-up time (the index load); and how soon a listing placed
 // through one replica is found on another; and the same 25 km search by members who blocked 500
-// others (issue 22) beside their twins who blocked nobody. Logs go to .data/bench/listing/logs.
+// others (issue 22) beside their twins who blocked nobody; keyword searches (`q`, issue 23) with
+// 25 km and filters, suggestions, the keyword index's bytes per listing and the snapshot load.
+// Logs go to .data/bench/listing/logs.
 // `--smoke` (test/bench.int.test.ts): a few hundred listings and a few requests each, in a temp
 // dir, so the bench keeps running; its figures then say nothing about speed.
 import { createHash, randomUUID } from 'node:crypto';
@@ -27,6 +29,7 @@ import { z } from 'zod';
 import { CATEGORIES } from '../src/categories/seed.ts';
 import type { ListingDoc } from '../src/listings/model.ts';
 import type { MemberDoc } from '../src/members/model.ts';
+import { savedScenarios } from './saved-scenarios.ts';
 
 const SMOKE = process.argv.includes('--smoke');
 const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -154,6 +157,10 @@ async function seedBlocks(db: Db, owners: number): Promise<{ nearby: number }> {
 
 const NOUNS = ['Stadsfiets', 'Boekenkast', 'Kinderwagen', 'Gitaar', 'Grasmaaier', 'Bankstel', 'Koffiezetapparaat', 'Tent', 'Boormachine', 'Winterjas', 'Legodoos', 'Schommelstoel', 'Platenspeler', 'Naaimachine', 'Bijles wiskunde', 'Hulp bij verhuizen', 'Oppas', 'Tuinonderhoud'];
 const WORDS = 'goed onderhouden weinig gebruikt zo goed als nieuw met kleine gebruikssporen ophalen in de buurt ruilen tegen iets leuks werkt prima compleet met handleiding en doos'.split(' ');
+/** Keyword searches as typed: plurals, diminutives, typos, compounds' last parts, a word being typed. */
+const KEYWORDS = ['fiets', 'fietsen', 'stadsfietsje', 'boekenkasten', 'kast', 'gitaren', 'grasmaier', 'kinderwagen', 'bankstellen', 'koffiezetapparaat', 'tentje', 'boormachien', 'winterjassen', 'lego', 'stoel', 'platenspeler', 'naaimachines', 'bijles', 'oppas', 'tuin', 'weinig gebruikt', 'goed onderhouden fiets', 'handleiding', 'kinderwag'];
+/** What the search box asks while one types. */
+const PREFIXES = ['f', 'fi', 'fie', 'b', 'bo', 'boe', 'ki', 'kin', 'gi', 'gr', 'gra', 'ko', 'koff', 'te', 'w', 'we', 'st', 'pl', 'na', 'oude fi', 'goed on'];
 const FREE = CATEGORIES.filter((c) => !c.isPremium).map((c) => c._id);
 const PREMIUM_CATEGORIES = CATEGORIES.filter((c) => c.isPremium).map((c) => c._id);
 
@@ -336,7 +343,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const timing = (t: Timing) => `p50 ${ms(t.p50)}, p95 ${ms(t.p95)} (${t.n} requests${t.cards !== undefined && t.cards > 0 ? `, ${t.cards.toFixed(1)} cards each` : ''})`;
 
 /** What the service logged when its index was loaded. */
-function indexLine(name: string): { ms: number; source: string; bytes: number; listings: number } {
+function indexLine(name: string): { ms: number; source: string; bytes: number; textBytes: number; listings: number } {
   const line = readFileSync(join(logDir, `${name}.log`), 'utf8')
     .split('\n')
     .find((l) => l.includes('"search index loaded"'));
@@ -441,8 +448,22 @@ async function main() {
     const [withBlocks, without] = await measurePair(SEARCHES, (i) => pairQueries[i]!, (i) => [blockerTokens[i % BLOCKERS]!, tokens[i % BLOCKERS]!], a.url);
     const byId = await measure(FETCHES, (i) => ({ path: `/api/listing/${hex24(`listing-${Math.floor(next() * size)}`)}`, token: premiumCallers[i % premiumCallers.length]!.token }), a.url);
     const byOwner = await measure(FETCHES, (i) => ({ path: `/api/listing/user/${ownerId(Math.floor((next() * size) / LISTINGS_PER_OWNER))}`, token: premiumCallers[i % premiumCallers.length]!.token }), a.url);
+    // Keywords (issue 23): what members type, with plurals, diminutives, typos and compounds, over
+    // the seeded titles and descriptions; the last word is matched as a prefix, as while typing.
+    const keywordQuery = () => encodeURIComponent(pick(next, KEYWORDS));
+    const keyword25 = await measure(SEARCHES, (i) => {
+      const lo = pick(next, [0, 10, 25]);
+      const hi = pick(next, [100, 250, 1000]);
+      return { path: `/api/listing?q=${keywordQuery()}&distanceKm=25&minValue=${lo}&maxValue=${hi}&listingType=item&categoryIds=${categoriesOf()}`, token: tokens[i % CALLERS]! };
+    }, a.url);
+    const keywordOnly = await measure(SEARCHES, (i) => ({ path: `/api/listing?q=${keywordQuery()}&distanceKm=25`, token: tokens[i % CALLERS]! }), a.url);
+    const suggested = await measure(SEARCHES, (i) => ({ path: `/api/listing/suggest?q=${encodeURIComponent(pick(next, PREFIXES))}`, token: tokens[i % CALLERS]! }), a.url);
     say(
       `  GET /api/listing, 25 km, value, kind and 2 categories: ${timing(filtered)}  →  p95 ${(filtered.p95 / byId.p95).toFixed(3)}× fetch by id`,
+      `  GET /api/listing?q=…, 25 km, value, kind and 2 categories: ${timing(keyword25)}  →  p95 ${(keyword25.p95 / byId.p95).toFixed(3)}× fetch by id (goal ≤ 3× and ≤ 50 ms)`,
+      `  GET /api/listing?q=…, 25 km, no other filters:        ${timing(keywordOnly)}`,
+      `  GET /api/listing/suggest?q=…:                         ${timing(suggested)}  (goal p95 ≤ 10 ms)`,
+      `  keyword index: ${mb(aIndex.textBytes)}, ${Math.round(aIndex.textBytes / size)} bytes per listing (goal ≤ 600 more than without it)`,
       `  GET /api/listing, 25 km, no filters:                 ${timing(plain)}`,
       `  GET /api/listing, 200 km, 2 categories:              ${timing(wide)}`,
       `  GET /api/listing/recommendations (1–25 km):          ${timing(recommended)}`,
@@ -458,6 +479,7 @@ async function main() {
     const bMemory = await b.memory();
     const bIndex = indexLine(`listing-b-${size}`);
     say(
+      `  snapshot load: replica B's index from ${bIndex.source} in ${ms(bIndex.ms)}${bIndex.source === 'snapshot' ? ' (goal ≤ 60 s)' : ''}`,
       `  replica B: listening after ${ms(b.listeningMs)}, ready after ${ms(b.readyMs)}; the index loaded in ${ms(bIndex.ms)} from ${bIndex.source}; RSS ${mb(bMemory.rss)}, heap ${mb(bMemory.heapUsed)}, array buffers ${mb(bMemory.arrayBuffers)}; per 100,000 listings: RSS +${mb(per100k(bMemory.rss - base.rss))}, array buffers +${mb(per100k(bMemory.arrayBuffers - base.arrayBuffers))}`,
     );
     const owner = premiumCallers[0]!;
@@ -516,6 +538,7 @@ async function main() {
     await b.stop();
     await a.stop();
   }
+  await savedScenarios({ db, smoke: SMOKE, say });
   say('', `load average at the end ${loadavg()[0]!.toFixed(1)}`);
   console.log(['', '─'.repeat(100), ...report, ''].join('\n'));
 }

@@ -25,6 +25,7 @@ import type { ListingContext } from './listings/context.ts';
 import { startTombstoneSweeper } from './listings/lifecycle.ts';
 import { LISTING_INDEXES, listingCollection } from './listings/model.ts';
 import { ownerCollection, ownerCounter } from './listings/owners.ts';
+import { categoryIndex } from './listings/present.ts';
 import { listingByIdHandlers, listingHandlers } from './listings/routes.ts';
 import { consumeMembers } from './members/consumer.ts';
 import { MEMBER_FIELDS } from './members/model.ts';
@@ -35,6 +36,10 @@ import { startSearch } from './search/sync.ts';
 import { demoSeeder } from './seed/seed.ts';
 import { consumeModeration } from './moderation/consumer.ts';
 import { consumeTrades } from './trades/consumer.ts';
+import { demandHandlers } from './demand/routes.ts';
+import { startSavedAlerts, type SavedAlertsDeps } from './saved/alerts.ts';
+import { savedMatchCollection, savedSearchCollection } from './saved/model.ts';
+import { savedContext, savedSearchHandlers } from './saved/routes.ts';
 import { WISHLIST_INDEXES, wishlistCollection } from './wishlist/model.ts';
 import { wishlistHandlers } from './wishlist/routes.ts';
 
@@ -53,6 +58,8 @@ export interface ListingDeps {
   redis: RateLimitRedis;
   /** Local mode (RUILPLEIN_MODE=local): seeds the demo listings. */
   local?: boolean;
+  /** Saved-search alert timings (tests shorten the head-start pass). */
+  savedAlerts?: Pick<SavedAlertsDeps, 'headStartCheckMs' | 'refileMs' | 'wishlistReloadMs'>;
 }
 
 /** The parts the listing, wishlist, inventory and member code share, on one database. */
@@ -86,26 +93,34 @@ export async function createListingService(deps: ListingDeps): Promise<ServicePa
   await ensureIndexes(wishlist, WISHLIST_INDEXES);
   await ensureIndexes(listings, LISTING_INDEXES);
   await ensureStream(bus, 'listing');
-  const outboxes = [categories, listings, owners, wishlist].map((c) => c.collectionName);
+  const outboxes = [categories, listings, owners, wishlist, savedSearchCollection(db), savedMatchCollection(db)].map((c) => c.collectionName);
   const relay = startOutboxRelay({ bus, db, collections: outboxes, logger });
   if ((await seedCategories(categories)) > 0) relay.kick();
   const cache = await startCategoryCache(categories, bus, logger);
   const ctx = listingContext(db, cache, relay, logger);
   const seeder = deps.local ? demoSeeder(ctx, db) : undefined;
   const members = await consumeMembers(bus, ctx, logger, { applied: seeder?.memberApplied });
+  // Saved searches and wishlists by place, on this replica (loads once search is loaded).
+  const alerts = startSavedAlerts({ db, bus, logger, search, relay, categories: () => categoryIndex(cache.current()), ...deps.savedAlerts });
   seeder?.seedPresent();
   const app = createApp({
     service: 'listing',
     logger,
     verifyToken: deps.verifyToken,
     redis: deps.redis,
-    readiness: { ...storeReadiness(deps), search: async () => search.isReady() || Promise.reject(new Error('search index loading')) },
+    readiness: {
+      ...storeReadiness(deps),
+      search: async () => search.isReady() || Promise.reject(new Error('search index loading')),
+      savedSearches: async () => alerts.isReady() || Promise.reject(new Error('saved searches loading')),
+    },
     handlers: joinHandlers(
       categoryHandlers(cache),
       searchHandlers(search, cache),
       listingHandlers(ctx),
       wishlistHandlers(ctx),
       inventoryHandlers(ctx),
+      demandHandlers(search, alerts),
+      savedSearchHandlers(savedContext(db, { members: ctx.members, relay, alerts })),
       listingByIdHandlers(ctx),
     ),
     plain: (router) => photoPlain(router, ctx.photos),
@@ -116,6 +131,7 @@ export async function createListingService(deps: ListingDeps): Promise<ServicePa
     await consumeTrades(bus, db, ctx, logger),
     await consumeModeration(bus, db, ctx, logger),
     members,
+    alerts,
     search,
     ...(seeder ? [seeder] : []),
     startTombstoneSweeper(ctx),

@@ -116,6 +116,9 @@ describe('search on two replicas', () => {
       expect(c.stats().listings).toBe(searchOf(a.service).stats().listings);
       await until(async () => (await searchIds(server.url, premium.token, '?categoryIds=muziek')).includes(after.id), 5000);
       expect(await searchIds(server.url, premium.token, '?categoryIds=muziek')).toEqual(await searchIds(a.url, premium.token, '?categoryIds=muziek'));
+      // The keyword index came with the snapshot (issue 23): words of listings from before and after it.
+      expect(await searchIds(server.url, premium.token, '?q=momentopnames')).toEqual(expect.arrayContaining([before.id, after.id]));
+      expect(await searchIds(server.url, premium.token, '?q=momentopnames')).toEqual(await searchIds(a.url, premium.token, '?q=momentopnames'));
     } finally {
       await server.close();
       for (const worker of service.workers ?? []) await worker.stop();

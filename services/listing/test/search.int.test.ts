@@ -265,7 +265,7 @@ describe('GET /api/listing/recommendations', () => {
 });
 
 describe('readiness', () => {
-  it('reports the search index among the checks', async () => {
-    expect(await body(await fetch(`${h.url}/readyz`))).toEqual({ status: 'ready', checks: { mongodb: 'ok', nats: 'ok', search: 'ok' } });
+  it('reports the search index and the saved searches among the checks', async () => {
+    expect(await body(await fetch(`${h.url}/readyz`))).toEqual({ status: 'ready', checks: { mongodb: 'ok', nats: 'ok', search: 'ok', savedSearches: 'ok' } });
   });
 });

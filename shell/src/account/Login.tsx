@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { authApi } from '@ruilplein/contracts/browser';
 import { ApiError, buttonClass, request, useSession } from '@ruilplein/ui';
 import { AuthLayout } from './AuthLayout.tsx';
 import { FormNotice } from './FormNotice.tsx';
+import { RETURN_PARAM, returnPath } from './returnTo.ts';
 import * as form from './form.module.css';
 
 type Outcome =
@@ -20,6 +21,8 @@ const notActivated = (err: ApiError) =>
 export function Login() {
   const { signIn } = useSession();
   const navigate = useNavigate();
+  // A guest sent here by something they asked for (the landing page's search) goes back to it.
+  const [params] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -30,7 +33,7 @@ export function Login() {
     mutationFn: () => request(authApi.login, { body: { email, password }, token: null }),
     onSuccess: ({ token, user }) => {
       signIn(token, user);
-      navigate('/dashboard');
+      navigate(returnPath(params.get(RETURN_PARAM)));
     },
     onError: (err) => {
       if (err instanceof ApiError && notActivated(err)) return setOutcome({ kind: 'not-activated' });

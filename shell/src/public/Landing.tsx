@@ -1,8 +1,10 @@
-import { Link } from 'react-router-dom';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
 import {
   Beer, Handshake, HeartHandshake, Leaf, MapPin, MessageCircle, Package, Quote, ShieldCheck, Sparkles, UserPlus, Wrench,
 } from 'lucide-react';
-import { buttonClass } from '@ruilplein/ui';
+import { buttonClass, SearchBox, useSession } from '@ruilplein/ui';
+import { loginReturningTo } from '../account/returnTo.ts';
 import { ExampleCarousel } from './ExampleCarousel.tsx';
 import { IconRing } from './IconRing.tsx';
 import * as styles from './Landing.module.css';
@@ -36,6 +38,22 @@ const testimonials = [
   { quote: 'Met twee kleine kinderen groeit alles te snel. Via Ruilplein ruil ik kleding en speelgoed met ouders uit de wijk.', name: 'Sanne', place: 'Gent' },
 ];
 
+/** The search page with these words; a guest logs in first and comes back to it (issue 23). */
+function LandingSearch() {
+  const [q, setQ] = useState('');
+  const navigate = useNavigate();
+  const { isAuthenticated } = useSession();
+  const search = (words: string) => {
+    const path = words ? `/dashboard/search?${new URLSearchParams({ q: words })}` : '/dashboard/search';
+    void navigate(isAuthenticated ? path : loginReturningTo(path));
+  };
+  return (
+    <div className={styles.search}>
+      <SearchBox label="Zoek in het aanbod bij jou in de buurt" showLabel value={q} onChange={setQ} onSearch={search} />
+    </div>
+  );
+}
+
 /** The landing page (spec 1 §2, "/"). */
 export function Landing() {
   return (
@@ -47,6 +65,7 @@ export function Landing() {
             Zonder geld, zonder reclame, gewoon gratis: geef wat je niet meer gebruikt een tweede leven en vind wat je zoekt bij
             jou in de buurt.
           </p>
+          <LandingSearch />
           <div className={styles.actions}>
             <Link to="/login" className={buttonClass()}>
               Begin met ruilen

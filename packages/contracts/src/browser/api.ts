@@ -4,8 +4,8 @@
 import type { z } from 'zod';
 import type { adminUserRoutes, authRoutes, blockRoutes, geoRoutes, userRoutes } from '../auth/routes.ts';
 import { adminUserRefs, authRefs, blockRefs, geoRefs, userRefs } from '../auth/refs.ts';
-import type { categoryRoutes, listingRoutes, wishlistRoutes } from '../listing/routes.ts';
-import { categoryRefs, listingRefs, wishlistRefs } from '../listing/refs.ts';
+import type { categoryRoutes, listingRoutes, savedSearchRoutes, wishlistRoutes } from '../listing/routes.ts';
+import { categoryRefs, listingRefs, savedSearchRefs, wishlistRefs } from '../listing/refs.ts';
 import type { RouteDef } from '../routes.ts';
 import type { chatRoutes } from '../chat/routes.ts';
 import { chatRefs } from '../chat/refs.ts';
@@ -36,6 +36,7 @@ export const geoApi = geoRefs as unknown as Refs<typeof geoRoutes>;
 export const categoryApi = categoryRefs as unknown as Refs<typeof categoryRoutes>;
 export const listingApi = listingRefs as unknown as Refs<typeof listingRoutes>;
 export const wishlistApi = wishlistRefs as unknown as Refs<typeof wishlistRoutes>;
+export const savedSearchApi = savedSearchRefs as unknown as Refs<typeof savedSearchRoutes>;
 export const tradeApi = tradeRefs as unknown as Refs<typeof tradeRoutes>;
 export const chatApi = chatRefs as unknown as Refs<typeof chatRoutes>;
 export const moderationApi = moderationRefs as unknown as Refs<typeof moderationRoutes>;

@@ -86,6 +86,55 @@ export type WishlistEndedEvent = z.infer<typeof WishlistEndedEventSchema>;
 /** Members per `listing.wishlist.ended` event: keeps each well under NATS's message size. */
 export const WISHLIST_ENDED_MAX_USERS = 1000;
 
+/**
+ * A new listing (or one whose head start just ended) matches saved searches of this member: one
+ * event per listing and member however many of their searches match (the first one named, the
+ * strongest alert), published through the outbox of the match's own document keyed by listing and
+ * member, so replicas and redeliveries announce it once. `version` is always 1; `alert` says how
+ * the member wants mail about this search.
+ */
+export const SavedSearchMatchedEventSchema = z.object({
+  userId: z.string(),
+  listingId: z.string(),
+  title: z.string(),
+  /** From the member's place, one decimal; null when either place is unknown. */
+  distanceKm: z.number().nullable(),
+  searchId: z.string(),
+  searchName: z.string(),
+  alert: z.enum(['direct', 'digest', 'off']),
+  version: z.number().int().positive(),
+  at: z.iso.datetime(),
+});
+export type SavedSearchMatchedEvent = z.infer<typeof SavedSearchMatchedEventSchema>;
+
+/**
+ * A member's saved searches after a change (created, edited, deleted): all of them, so each
+ * replica's in-memory alerts replace the member's set when `version` (the member's saved-search
+ * document's) is newer. Filters as the member saved them.
+ */
+export const SavedSearchesChangedEventSchema = z.object({
+  userId: z.string(),
+  version: z.number().int().positive(),
+  searches: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      alert: z.enum(['direct', 'digest', 'off']),
+      createdAt: z.iso.datetime(),
+      filters: z.object({
+        q: z.string().optional(),
+        distanceKm: z.number().optional(),
+        minValue: z.number().optional(),
+        maxValue: z.number().optional(),
+        listingType: z.enum(LISTING_TYPES).optional(),
+        premium: z.boolean().optional(),
+        categoryIds: z.array(z.string()).optional(),
+      }),
+    }),
+  ),
+});
+export type SavedSearchesChangedEvent = z.infer<typeof SavedSearchesChangedEventSchema>;
+
 export const listingEvents = defineEvents('listing', {
   'listing.category.created': CategoryEventSchema,
   'listing.listing.created': ListingEventSchema,
@@ -94,4 +143,6 @@ export const listingEvents = defineEvents('listing', {
   'listing.owner.counted': ActiveListingsEventSchema,
   'listing.wishlist.added': WishlistAddedEventSchema,
   'listing.wishlist.ended': WishlistEndedEventSchema,
+  'listing.saved-search.changed': SavedSearchesChangedEventSchema,
+  'listing.saved-search.matched': SavedSearchMatchedEventSchema,
 });

@@ -20,6 +20,10 @@ export const listingRefs = defineRefs({
   create: { service: 'listing', method: 'post', path: '/api/listing/create', access: 'user', form: true, rateLimit: { per: 'user', points: 30, windowSeconds: 600, name: 'listing-write' } },
   update: { service: 'listing', method: 'post', path: '/api/listing/update/:id', access: 'user', form: true, rateLimit: { per: 'user', points: 30, windowSeconds: 600, name: 'listing-write' } },
   delete: { service: 'listing', method: 'delete', path: '/api/listing/delete/:id', access: 'user' },
+  // Completions of the search box's last word (issue 23): one request per keystroke or so.
+  suggest: { service: 'listing', method: 'get', path: '/api/listing/suggest', access: 'user', rateLimit: { per: 'user', points: 300, windowSeconds: 60, name: 'listing-suggest' } },
+  // How many members nearby want what one is about to list (issue 23): counts from memory, still bounded.
+  demand: { service: 'listing', method: 'get', path: '/api/listing/demand', access: 'user', rateLimit: { per: 'user', points: 60, windowSeconds: 60, name: 'listing-demand' } },
   // The offer screen reads a listing without a token (spec 2 §7): a guest may read a public one.
   get: { service: 'listing', method: 'get', path: '/api/listing/:id', access: 'public' },
 });
@@ -29,4 +33,14 @@ export const wishlistRefs = defineRefs({
   exists: { service: 'listing', method: 'get', path: '/api/wishlist/exists/:id', access: 'user' },
   delete: { service: 'listing', method: 'delete', path: '/api/wishlist/delete/:listingId', access: 'user' },
   my: { service: 'listing', method: 'get', path: '/api/wishlist/my', access: 'user', personal: true },
+});
+
+// Saved searches with alerts (issue 23): a member's own, under /api/search/saved.
+const savedWrite = { per: 'user', points: 60, windowSeconds: 600, name: 'saved-search-write' } as const;
+export const savedSearchRefs = defineRefs({
+  create: { service: 'listing', method: 'post', path: '/api/search/saved', access: 'user', rateLimit: savedWrite },
+  list: { service: 'listing', method: 'get', path: '/api/search/saved', access: 'user', personal: true },
+  update: { service: 'listing', method: 'put', path: '/api/search/saved/:id', access: 'user', rateLimit: savedWrite },
+  delete: { service: 'listing', method: 'delete', path: '/api/search/saved/:id', access: 'user', rateLimit: savedWrite },
+  visit: { service: 'listing', method: 'post', path: '/api/search/saved/:id/visit', access: 'user' },
 });

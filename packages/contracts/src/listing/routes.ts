@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { MessageSchema } from '../auth/routes.ts';
 import { defineRoute, type RouteDef } from '../routes.ts';
 import { isCleanLine, isCleanText, TEXT_MESSAGES } from '../text.ts';
-import { categoryRefs, listingRefs, wishlistRefs } from './refs.ts';
+import { categoryRefs, listingRefs, savedSearchRefs, wishlistRefs } from './refs.ts';
 import {
   BARTER_MODES,
+  DEMAND_DEFAULT_DISTANCE_KM,
   LISTING_CATEGORIES_MIN,
   LISTING_DESCRIPTION_MAX_LENGTH,
   LISTING_MESSAGES,
@@ -17,10 +18,16 @@ import {
   listingValueProblem,
   parseListingValue,
   RECOMMENDATION_RADII_KM,
+  SAVED_SEARCH_ALERTS,
+  SAVED_SEARCH_MESSAGES,
+  SAVED_SEARCH_NAME_MAX_LENGTH,
+  SAVED_SEARCH_QUERY_MAX_LENGTH,
   SEARCH_MAX_DISTANCE_KM,
   SEARCH_MAX_TAKE,
   SEARCH_MESSAGES,
   SEARCH_PAGE_SIZE,
+  SEARCH_QUERY_MAX_LENGTH,
+  SEARCH_SUGGESTIONS_MAX,
 } from './rules.ts';
 
 export const CategorySchema = z
@@ -207,8 +214,21 @@ const queryEnum = <T extends readonly [string, ...string[]]>(values: T, message:
     return typeof first === 'string' && first.trim() ? first.trim().toLowerCase() : undefined;
   }, z.enum(values, { error: message }).optional());
 
+/** Keywords as typed (trimmed; empty is none); the engine folds, splits and stems them. */
+const keywords = z.preprocess(
+  (v) => (Array.isArray(v) ? v[0] : v),
+  z
+    .string({ error: SEARCH_MESSAGES.queryTooLong })
+    .max(SEARCH_QUERY_MAX_LENGTH, SEARCH_MESSAGES.queryTooLong)
+    .refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters)
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+);
+
 export const ListingSearchQuerySchema = z
   .object({
+    /** Keywords (issue 23): title, description and category names, the Dutch way; the answer is then by relevance. */
+    q: keywords,
     page: queryNumber(SEARCH_MESSAGES.invalidPage, (n) => Number.isInteger(n) && n >= 1 && n <= 10_000),
     take: queryNumber(SEARCH_MESSAGES.invalidTake, (n) => Number.isInteger(n) && n >= 1 && n <= SEARCH_MAX_TAKE),
     minValue: queryNumber(SEARCH_MESSAGES.invalidValue, (n) => n >= 0 && n <= 1_000_000),
@@ -233,6 +253,14 @@ export const ListingSearchQuerySchema = z
   .transform((q) => ({ ...q, page: q.page ?? 1, take: q.take ?? SEARCH_PAGE_SIZE, categoryIds: q.categoryIds ?? [] }))
   .refine((q) => q.minValue === undefined || q.maxValue === undefined || q.minValue <= q.maxValue, { message: SEARCH_MESSAGES.valueRange, path: ['minValue'] });
 export type ListingSearchQuery = z.output<typeof ListingSearchQuerySchema>;
+
+/** The search box's text so far: its last word is completed (a trailing space: nothing to complete). */
+export const SuggestQuerySchema = z.object({
+  q: z.preprocess(
+    (v) => (Array.isArray(v) ? v[0] : v),
+    z.string({ error: SEARCH_MESSAGES.queryTooLong }).max(SEARCH_QUERY_MAX_LENGTH, SEARCH_MESSAGES.queryTooLong).refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters).optional(),
+  ),
+});
 
 export const RecommendationsQuerySchema = z.object({
   userId: z.string().min(1).max(60),
@@ -261,11 +289,45 @@ export const InventoryItemSchema = z
   .meta({ id: 'InventoryItem' });
 export type InventoryItem = z.infer<typeof InventoryItemSchema>;
 
+/** What a listing about to be placed would be: its categories and words, around the caller's place. */
+export const DemandQuerySchema = z
+  .object({
+    categoryIds: z
+      .preprocess(
+        (v) =>
+          (Array.isArray(v) ? v : v === undefined ? [] : [v])
+            .flatMap((item) => String(item).split(','))
+            .map((id) => id.trim())
+            .filter(Boolean),
+        z.array(z.string().max(60, SEARCH_MESSAGES.invalidCategory)).max(20, SEARCH_MESSAGES.invalidCategory),
+      )
+      .optional(),
+    q: z.preprocess(
+      (v) => (Array.isArray(v) ? v[0] : v),
+      z.string().trim().max(SAVED_SEARCH_QUERY_MAX_LENGTH, SAVED_SEARCH_MESSAGES.invalidQuery).refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters).optional(),
+    ),
+    distanceKm: queryNumber(SEARCH_MESSAGES.invalidDistance, (n) => n > 0 && n <= SEARCH_MAX_DISTANCE_KM),
+  })
+  .transform((d) => ({ categoryIds: d.categoryIds ?? [], q: d.q || undefined, distanceKm: d.distanceKm ?? DEMAND_DEFAULT_DISTANCE_KM }));
+export type DemandQuery = z.output<typeof DemandQuerySchema>;
+
+export const DemandSchema = z
+  .object({
+    /** Distinct members nearby with a saved search or a wishlisted listing this listing would match; 0 when fewer than 3. */
+    members: z.number().int().min(0),
+    savedSearches: z.number().int().min(0),
+    wishlists: z.number().int().min(0),
+    /** Fewer than 3 members: the counts are 0 so no one is singled out. */
+    few: z.boolean(),
+  })
+  .meta({ id: 'Demand' });
+export type Demand = z.infer<typeof DemandSchema>;
+
 export const listingRoutes = {
   search: defineRoute({
     ...listingRefs.search,
     summary:
-      'Zoeken rond de eigen woonplaats (15 per pagina): afstand, waarde, premium, categorieën, type en ruilbeleid; nieuwste eerst, stabiel over pagina’s',
+      'Zoeken rond de eigen woonplaats (15 per pagina): trefwoorden (q), afstand, waarde, premium, categorieën, type en ruilbeleid; nieuwste eerst (met q: best passend, dan dichtstbij, dan nieuwste), stabiel over pagina’s',
     query: ListingSearchQuerySchema,
     response: z.array(ListingCardSchema),
   }),
@@ -306,6 +368,19 @@ export const listingRoutes = {
     response: MessageSchema.extend({ listing: ListingSchema }),
   }),
   delete: defineRoute({ ...listingRefs.delete, summary: 'Listing verwijderen (eigenaar of beheerder)', params: IdParams, response: MessageSchema }),
+  suggest: defineRoute({
+    ...listingRefs.suggest,
+    summary: 'Aanvullingen voor het zoekvak: woorden uit titels en beschrijvingen die met het laatste woord beginnen, meest voorkomend eerst (hoogstens 8)',
+    query: SuggestQuerySchema,
+    response: z.array(z.string()).max(SEARCH_SUGGESTIONS_MAX),
+  }),
+  demand: defineRoute({
+    ...listingRefs.demand,
+    summary:
+      'Vraag in de buurt: hoeveel leden rond de eigen woonplaats een bewaarde zoekopdracht of verlanglijstje hebben waar deze listing bij past (onder 3: 0 met few)',
+    query: DemandQuerySchema,
+    response: DemandSchema,
+  }),
   get: defineRoute({
     ...listingRefs.get,
     summary: 'Eén listing; een premium-listing alleen voor premium leden, een nieuwe (jonger dan 6 uur) alleen voor premium leden en de eigenaar',
@@ -336,3 +411,62 @@ export const wishlistRoutes = {
   }),
   my: defineRoute({ ...wishlistRefs.my, summary: 'Het eigen verlanglijstje, nieuwste eerst; listings die niet meer zichtbaar zijn vallen weg', response: z.array(WishlistEntrySchema) }),
 } satisfies Record<keyof typeof wishlistRefs, RouteDef>;
+
+// Saved searches
+
+const euro = z.number({ error: SEARCH_MESSAGES.invalidValue }).min(0, SEARCH_MESSAGES.invalidValue).max(1_000_000, SEARCH_MESSAGES.invalidValue);
+
+/** The search page's filters as a saved search keeps them (JSON, not query text). */
+export const SavedSearchFiltersSchema = z
+  .object({
+    q: z.string({ error: SAVED_SEARCH_MESSAGES.invalidQuery }).trim().max(SAVED_SEARCH_QUERY_MAX_LENGTH, SAVED_SEARCH_MESSAGES.invalidQuery).refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters).optional(),
+    distanceKm: z.number({ error: SEARCH_MESSAGES.invalidDistance }).gt(0, SEARCH_MESSAGES.invalidDistance).max(SEARCH_MAX_DISTANCE_KM, SEARCH_MESSAGES.invalidDistance).optional(),
+    minValue: euro.optional(),
+    maxValue: euro.optional(),
+    listingType: z.enum(LISTING_TYPES, { error: SEARCH_MESSAGES.invalidType }).optional(),
+    premium: z.boolean({ error: SEARCH_MESSAGES.invalidPremium }).optional(),
+    categoryIds: z
+      .array(z.string({ error: SEARCH_MESSAGES.invalidCategory }).min(1, SEARCH_MESSAGES.invalidCategory).max(60, SEARCH_MESSAGES.invalidCategory), { error: SEARCH_MESSAGES.invalidCategory })
+      .max(50, SEARCH_MESSAGES.invalidCategory)
+      .optional(),
+  }, { error: SAVED_SEARCH_MESSAGES.invalidFilters })
+  .refine((f) => f.minValue === undefined || f.maxValue === undefined || f.minValue <= f.maxValue, { message: SEARCH_MESSAGES.valueRange, path: ['minValue'] })
+  .meta({ id: 'SavedSearchFilters' });
+export type SavedSearchFilters = z.infer<typeof SavedSearchFiltersSchema>;
+
+export const SavedSearchInputSchema = z.object({
+  name: z.string({ error: SAVED_SEARCH_MESSAGES.nameRequired }).trim().min(1, SAVED_SEARCH_MESSAGES.nameRequired).max(SAVED_SEARCH_NAME_MAX_LENGTH, SAVED_SEARCH_MESSAGES.nameTooLong).refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters),
+  filters: SavedSearchFiltersSchema.default({}),
+  alert: z.enum(SAVED_SEARCH_ALERTS, { error: SAVED_SEARCH_MESSAGES.invalidAlert }),
+});
+export type SavedSearchInput = z.infer<typeof SavedSearchInputSchema>;
+
+export const SavedSearchSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    filters: SavedSearchFiltersSchema,
+    alert: z.enum(SAVED_SEARCH_ALERTS),
+    createdAt: z.iso.datetime(),
+    /** Listings it matched since the member last opened it. */
+    newSinceVisit: z.number().int().min(0),
+    lastVisitAt: z.iso.datetime(),
+  })
+  .meta({ id: 'SavedSearch' });
+export type SavedSearch = z.infer<typeof SavedSearchSchema>;
+
+const SavedIdParams = z.object({ id: z.string().min(1).max(60) });
+
+export const savedSearchRoutes = {
+  create: defineRoute({
+    ...savedSearchRefs.create,
+    summary: 'Zoekopdracht bewaren met een melding (direct, digest of off); hoogstens 10, Premium 50',
+    body: SavedSearchInputSchema,
+    response: SavedSearchSchema,
+    status: 201,
+  }),
+  list: defineRoute({ ...savedSearchRefs.list, summary: 'Eigen bewaarde zoekopdrachten, oudste eerst, met het aantal nieuwe sinds het laatste bezoek', response: z.array(SavedSearchSchema) }),
+  update: defineRoute({ ...savedSearchRefs.update, summary: 'Eigen bewaarde zoekopdracht wijzigen (naam, filters, melding)', params: SavedIdParams, body: SavedSearchInputSchema, response: SavedSearchSchema }),
+  delete: defineRoute({ ...savedSearchRefs.delete, summary: 'Eigen bewaarde zoekopdracht verwijderen', params: SavedIdParams, response: MessageSchema }),
+  visit: defineRoute({ ...savedSearchRefs.visit, summary: 'Zoekopdracht bekeken: nieuw sinds laatste bezoek weer 0', params: SavedIdParams, response: SavedSearchSchema }),
+} satisfies Record<keyof typeof savedSearchRefs, RouteDef>;

@@ -89,6 +89,7 @@ export const SEARCH_MESSAGES = {
   invalidBarterMode: 'Ongeldig ruilbeleid: kies all, services_only of services_or_items.',
   invalidPremium: 'Ongeldige premiumfilter: kies true of false.',
   invalidRadius: 'Kies een straal van 1, 5, 10 of 25 km.',
+  queryTooLong: 'Zoektekst mag hoogstens 100 tekens lang zijn.',
 } as const;
 
 export const WISHLIST_MESSAGES = {
@@ -102,6 +103,9 @@ export const WISHLIST_MESSAGES = {
 export const SEARCH_PAGE_SIZE = 15;
 export const SEARCH_MAX_TAKE = 50;
 export const SEARCH_DEFAULT_DISTANCE_KM = 25;
+/** Keywords (`q`, issue 23): at most this many characters; GET /api/listing/suggest answers at most SEARCH_SUGGESTIONS_MAX completions. */
+export const SEARCH_QUERY_MAX_LENGTH = 100;
+export const SEARCH_SUGGESTIONS_MAX = 8;
 export const SEARCH_MAX_DISTANCE_KM = 500;
 /** The dashboard's 'Trending in je buurt' (spec 1 §2): these radii, six cards a page. */
 export const RECOMMENDATION_RADII_KM = [1, 5, 10, 25] as const;
@@ -135,3 +139,28 @@ export function listingValueProblem(value: number | undefined): string | undefin
   if (value < LISTING_VALUE_MIN || value > LISTING_VALUE_MAX) return LISTING_MESSAGES.valueOutOfRange;
   return undefined;
 }
+
+/** Saved searches (issue 23): how many a member keeps, the name's length and the alert choices. */
+export const SAVED_SEARCHES_MAX = 10;
+export const SAVED_SEARCHES_MAX_PREMIUM = 50;
+export const SAVED_SEARCH_NAME_MAX_LENGTH = 60;
+export const SAVED_SEARCH_QUERY_MAX_LENGTH = 100;
+/** direct: a mail at once; digest: in the daily digest; off: only in the app. */
+export const SAVED_SEARCH_ALERTS = ['direct', 'digest', 'off'] as const;
+export type SavedSearchAlert = (typeof SAVED_SEARCH_ALERTS)[number];
+
+export const SAVED_SEARCH_MESSAGES = {
+  nameRequired: 'Geef je zoekopdracht een naam.',
+  nameTooLong: 'De naam mag hoogstens 60 tekens lang zijn.',
+  invalidAlert: 'Kies direct, digest of off als melding.',
+  invalidFilters: 'Ongeldige zoekfilters.',
+  invalidQuery: 'Zoektekst mag hoogstens 100 tekens lang zijn.',
+  tooMany: 'Je kunt hoogstens 10 zoekopdrachten bewaren. Verwijder er een of word Premium (50).',
+  tooManyPremium: 'Je kunt hoogstens 50 zoekopdrachten bewaren. Verwijder er eerst een.',
+  notFound: 'Deze zoekopdracht bestaat niet (meer).',
+  deleted: 'Zoekopdracht verwijderd.',
+} as const;
+
+/** The demand preview (issue 23): around one's own place, this far by default; fewer members than this are answered as 0 (few). */
+export const DEMAND_DEFAULT_DISTANCE_KM = 10;
+export const DEMAND_MIN_COUNT = 3;

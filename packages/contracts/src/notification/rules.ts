@@ -29,6 +29,7 @@ export const NOTIFICATION_KINDS = {
   'premium-ended': { mail: 'digest', label: 'Premium afgelopen' },
   'wishlist-traded': { mail: 'digest', label: 'Verlanglijstje: artikel geruild' },
   'wishlist-removed': { mail: 'digest', label: 'Verlanglijstje: artikel verwijderd' },
+  'saved-search': { mail: 'digest', label: 'Nieuw voor je bewaarde zoekopdracht' },
 } as const satisfies Record<string, { mail: MailPreference; label: string }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 export const NOTIFICATION_KIND_NAMES = Object.keys(NOTIFICATION_KINDS) as NotificationKind[];

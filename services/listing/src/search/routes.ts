@@ -7,7 +7,7 @@ import type { SearchService } from './sync.ts';
 export const SEARCH_LOADING = 'Zoeken is zo weer beschikbaar. Probeer het over een minuut opnieuw.';
 
 /**
- * GET /api/listing and /api/listing/recommendations, answered from this replica's index. Register
+ * GET /api/listing, /api/listing/suggest and /api/listing/recommendations, answered from this replica's index. Register
  * before `/api/listing/:id`: express matches in order.
  */
 export function searchHandlers(search: SearchService, categories: CategoryCache) {
@@ -22,9 +22,12 @@ export function searchHandlers(search: SearchService, categories: CategoryCache)
         // The platform's clock: moving it ends the six-hour head start here as on the detail page.
         const now = nowMs();
         const hidden = search.hiddenFor(principal.userId);
-        const page = e.search(e.searcher(principal.userId, now), hidden.size ? { ...query, excludeOwners: hidden } : query, now);
-        return e.cards(page, categoryIndex(categories.current()));
+        const names = categoryIndex(categories.current());
+        // Category names match keywords too (q): the cache's current names.
+        const page = e.search(e.searcher(principal.userId, now), hidden.size ? { ...query, excludeOwners: hidden } : query, now, names);
+        return e.cards(page, names);
       },
+      suggest: ({ query }) => (query.q ? engine().suggest(query.q) : []),
       // The kit has checked that `userId` is the caller.
       recommendations: ({ query, principal }) => {
         const e = engine();

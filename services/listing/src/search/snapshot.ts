@@ -14,8 +14,8 @@ import { mongo } from 'mongoose';
  * and then; the two newest are kept.
  */
 
-/** Changes whenever the layout of the tables changes: older snapshots are then ignored (2: members' roles as a column). */
-export const SNAPSHOT_FORMAT = 2;
+/** Changes whenever the layout of the tables changes: older snapshots are then ignored (2: members' roles as a column; 3: the keyword index). */
+export const SNAPSHOT_FORMAT = 3;
 const HEADS = 'search_snapshots';
 const PART_BYTES = 4 * 1024 * 1024;
 const KEEP = 2;

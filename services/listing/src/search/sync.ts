@@ -60,8 +60,10 @@ export interface SnapshotOptions {
 export interface SearchStats {
   listings: number;
   members: number;
-  /** Bytes the index holds (columns, hash tables, grid, texts). */
+  /** Bytes the index holds (columns, hash tables, grid, texts, the keyword index). */
   bytes: number;
+  /** Of which the keyword index (issue 23): terms, posting lists, per-row entries. */
+  textBytes: number;
   loadMs: number;
   /** Where the index came from at start. */
   source: 'store' | 'snapshot';
@@ -307,7 +309,7 @@ export function startSearch(deps: SearchDeps): SearchService {
     }
   };
 
-  const stats = (): SearchStats => ({ listings: index.live, members: members.size, bytes: index.bytes() + members.bytes(), loadMs, source: origin });
+  const stats = (): SearchStats => ({ listings: index.live, members: members.size, bytes: index.bytes() + members.bytes(), textBytes: index.keywords.bytes(), loadMs, source: origin });
 
   const snapshot = async () => {
     if (!loaded || !(await takeLease(db, owner, LEASE_MS))) return undefined;

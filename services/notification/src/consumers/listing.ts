@@ -1,5 +1,6 @@
 // A listing on members' wishlists was traded or removed: each of them hears of it. listing keeps
-// the wishlists and names the members; this service keeps no copy of them.
+// the wishlists and names the members; this service keeps no copy of them. A new listing matched a
+// member's saved search: listing matched it (once per listing and member) and says how to mail it.
 import { eventRegistry } from '@ruilplein/contracts';
 import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { NotificationContext } from '../context.ts';
@@ -9,10 +10,30 @@ export function consumeListing(bus: Bus, db: Connection, ctx: NotificationContex
   return consume(bus, {
     durable: 'notification-listing',
     registry: eventRegistry,
-    subjects: ['listing.wishlist.ended'],
+    subjects: ['listing.wishlist.ended', 'listing.saved-search.matched'],
     db,
     logger,
-    handler: async ({ payload: e }) => {
+    handler: async (event) => {
+      if (event.type === 'listing.saved-search.matched') {
+        const m = event.payload;
+        const distance = m.distanceKm === null ? '' : `, ${String(m.distanceKm).replace('.', ',')} km`;
+        await notify(
+          ctx,
+          {
+            userId: m.userId,
+            kind: 'saved-search',
+            source: `s${m.listingId}`,
+            at: new Date(m.at),
+            title: `Nieuw voor "${m.searchName}": ${m.title}${distance}`,
+            body: `Een nieuwe listing past bij je bewaarde zoekopdracht "${m.searchName}".`,
+            link: `/dashboard/listing/${m.listingId}`,
+          },
+          { mail: m.alert },
+        );
+        return;
+      }
+      if (event.type !== 'listing.wishlist.ended') return;
+      const e = event.payload;
       const traded = e.reason === 'traded';
       for (const userId of e.userIds) {
         await notify(ctx, {

@@ -1,7 +1,7 @@
 // Making, listing and reading notifications. Every read is by `_id` (one member's inbox, then the
 // notifications by `$in`); every write is one single-document update that is safe to repeat, so a
 // redelivered event or a crash between two steps never shows or mails a notification twice.
-import { CHAT_MAIL_THROTTLE_MINUTES, FORMER_MEMBER, READ_NOTIFICATION_DAYS, type Notification, type NotificationKind } from '@ruilplein/contracts';
+import { CHAT_MAIL_THROTTLE_MINUTES, FORMER_MEMBER, READ_NOTIFICATION_DAYS, type MailPreference, type Notification, type NotificationKind } from '@ruilplein/contracts';
 import { applyIfNewer, byIds, mailFields, now, type Member } from '@ruilplein/service-kit';
 import type { InboxDoc, NotificationContext, NotificationDoc } from '../context.ts';
 import { directMail } from '../mail/templates.ts';
@@ -44,6 +44,13 @@ export interface NewNotification {
   cause?: string;
 }
 
+interface NotifyOptions {
+  /** Chat: at most one mail per conversation in a while. */
+  throttleThread?: string;
+  /** How to mail this one instead of the member's preference for the kind (a saved search's own alert choice); 'off' in the settings still wins. */
+  mail?: MailPreference;
+}
+
 /** Enters expiring ids into the day's shard of `userId` (a repeat adds nothing). */
 export async function expireOn(ctx: Pick<NotificationContext, 'buckets'>, day: string, userId: string, field: 'notifications' | 'mails', ids: string[]) {
   if (!ids.length) return;
@@ -57,8 +64,10 @@ async function unreadCount(ctx: Pick<NotificationContext, 'inboxes'>, userId: st
 }
 
 /** Queues the mail a new notification asks for by the member's preference: at once, in the next digest, or none. */
-async function queueMail(ctx: NotificationContext, doc: NotificationDoc, options: { throttleThread?: string } = {}): Promise<void> {
-  const preference = (await preferencesOf(ctx, doc.userId))[doc.kind];
+async function queueMail(ctx: NotificationContext, doc: NotificationDoc, options: NotifyOptions = {}): Promise<void> {
+  const chosen = (await preferencesOf(ctx, doc.userId))[doc.kind];
+  // A kind turned off (in the settings or by a mail's unsubscribe link) stays off whatever the event asks.
+  const preference = chosen === 'off' ? 'off' : (options.mail ?? chosen);
   if (preference === 'off') return;
   const at = now();
   if (preference === 'digest') {
@@ -95,7 +104,7 @@ async function mayReach(ctx: NotificationContext, userId: string, cause: string 
 }
 
 /** Stores a notification, adds it to the inbox, pushes it live and queues its mail. Answers whether it was new. */
-export async function notify(ctx: NotificationContext, n: NewNotification, options: { throttleThread?: string } = {}): Promise<boolean> {
+export async function notify(ctx: NotificationContext, n: NewNotification, options: NotifyOptions = {}): Promise<boolean> {
   const userId = memberKey(n.userId);
   if (!(await mayReach(ctx, userId, n.cause))) return false;
   const doc: NotificationDoc = {

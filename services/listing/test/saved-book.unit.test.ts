@@ -1,0 +1,98 @@
+// The in-memory saved searches and wishlists by place (saved/book.ts) with the matching and demand
+// rules on top (findMatches, countDemand): which members a listing or a place reaches, never the
+// owner or a blocked member, newer versions only, members who move, and "few" under three.
+import { toVec, type ListingState, type Vec3, type Viewer } from '@ruilplein/search';
+import { describe, expect, it } from 'vitest';
+import { countDemand } from '../src/demand/count.ts';
+import { findMatches } from '../src/saved/alerts.ts';
+import { InterestBook, type BookSearch } from '../src/saved/book.ts';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const UTRECHT = { latitude: 52.0907, longitude: 5.1214 };
+const ZEIST = { latitude: 52.0894, longitude: 5.2337 }; // about 7.7 km east
+const GRONINGEN = { latitude: 53.2194, longitude: 6.5665 };
+
+function world(places: Record<string, { latitude: number; longitude: number } | undefined>) {
+  const at = new Map<string, { latitude: number; longitude: number } | undefined>(Object.entries(places));
+  const book = new InterestBook((id) => {
+    const p = at.get(id);
+    return p && toVec(p.latitude, p.longitude);
+  });
+  const viewerOf = (id: string): Viewer => ({ id, roles: ['Premium'], ...at.get(id) });
+  return { book, at, viewerOf };
+}
+const search = (id: string, filters: BookSearch['filters'] = {}, alert: BookSearch['alert'] = 'direct'): BookSearch => ({ id, name: id, alert, createdAt: 0, filters });
+const listing = (over: Partial<ListingState> = {}): ListingState => ({
+  id: 'l1',
+  version: 1,
+  ownerId: 'owner',
+  active: true,
+  title: 'Kinderfiets',
+  excerpt: '',
+  listingType: 'item',
+  acceptsItems: false,
+  isPremium: false,
+  initialValue: 40,
+  categoryIds: ['fietsen'],
+  imageUrl: '',
+  thumbnailUrl: '',
+  placeholder: '',
+  createdAt: NOW - 3600_000,
+  ...UTRECHT,
+  ...over,
+});
+const vec = (p: { latitude: number; longitude: number }): Vec3 => toVec(p.latitude, p.longitude);
+const who = (found: ReturnType<typeof findMatches>) => found.map((f) => [f.interest.userId, f.hits.map((h) => h.id)]);
+
+describe('matching a listing', () => {
+  it('finds the members whose searches match within their distance, never the owner or the hidden', () => {
+    const { book, viewerOf } = world({ anna: UTRECHT, bram: ZEIST, cas: GRONINGEN, owner: UTRECHT, dirk: UTRECHT, nomad: undefined });
+    book.setSearches('anna', 1, [search('a1', { categoryIds: ['fietsen'] }), search('a2', { maxValue: 50 }), search('a3', { categoryIds: ['boeken'] })]);
+    book.setSearches('bram', 1, [search('b1', { distanceKm: 5 })]); // 7.7 km: too far
+    book.setSearches('cas', 1, [search('c1', {})]); // 25 km by default: Groningen is far away
+    book.setSearches('owner', 1, [search('o1', {})]);
+    book.setSearches('dirk', 1, [search('d1', {})]);
+    book.setSearches('nomad', 1, [search('n1', { categoryIds: ['fietsen'] })]); // no place: anywhere
+    const l = listing();
+    expect(who(findMatches(book, l, vec(UTRECHT), viewerOf, new Set(['dirk']), NOW)).sort()).toEqual([
+      ['anna', ['a1', 'a2']],
+      ['nomad', ['n1']],
+    ]);
+  });
+
+  it('applies newer versions only and follows a member who moved', () => {
+    const { book, at, viewerOf } = world({ anna: GRONINGEN });
+    book.setSearches('anna', 2, [search('a1')]);
+    expect(book.setSearches('anna', 1, [])).toBe(false);
+    expect(findMatches(book, listing(), vec(UTRECHT), viewerOf, new Set(), NOW)).toEqual([]);
+    at.set('anna', UTRECHT);
+    expect(book.refile()).toBe(1);
+    expect(who(findMatches(book, listing(), vec(UTRECHT), viewerOf, new Set(), NOW))).toEqual([['anna', ['a1']]]);
+    // All searches gone and no wishes: the member leaves the book.
+    book.setSearches('anna', 3, []);
+    expect(book.size).toMatchObject({ members: 0, searches: 0, cells: 0 });
+  });
+});
+
+describe('the demand preview', () => {
+  const query = { categoryIds: ['fietsen'], q: undefined, distanceKm: 10 };
+  it('counts distinct members nearby by saved search or wishlist, and answers 0 with few under three', () => {
+    const { book, viewerOf } = world({ me: UTRECHT, anna: UTRECHT, bram: ZEIST, cas: GRONINGEN, dirk: ZEIST });
+    book.setSearches('anna', 1, [search('a1', { categoryIds: ['fietsen'] }), search('a2', {})]);
+    book.setSearches('cas', 1, [search('c1', { categoryIds: ['fietsen'] })]); // too far
+    book.addWish('bram', 'bike-listing');
+    const shares = (id: string) => id === 'bike-listing';
+    const count = (hidden = new Set<string>()) => countDemand({ book, at: vec(UTRECHT), caller: 'me', hidden, query, viewerOf, sharesCategory: shares, now: NOW });
+    expect(count()).toEqual({ members: 0, savedSearches: 0, wishlists: 0, few: true });
+    book.addWish('dirk', 'bike-listing');
+    book.addWish('dirk', 'other-listing');
+    // Three members: two searches (shown as 0: under three), two wishes (0 too).
+    expect(count()).toEqual({ members: 3, savedSearches: 0, wishlists: 0, few: false });
+    book.setSearches('bram', 1, [search('b1', { categoryIds: ['fietsen', 'boeken'] })]);
+    expect(count()).toEqual({ members: 3, savedSearches: 3, wishlists: 0, few: false });
+    // A blocked member is not counted; one's own searches never.
+    expect(count(new Set(['dirk']))).toMatchObject({ members: 0, few: true });
+    book.setSearches('me', 1, [search('m1', {})]);
+    expect(count()).toMatchObject({ members: 3 });
+  });
+});
