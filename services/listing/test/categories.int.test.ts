@@ -115,7 +115,7 @@ describe('categories', () => {
     const doc = await body(await fetch(`${server.url}/openapi.json`));
     expect(doc.paths['/api/category'].get.responses['200'].content['application/json'].schema.items.$ref).toBe('#/components/schemas/Category');
     const ready = await fetch(`${server.url}/readyz`);
-    expect(await body(ready)).toEqual({ status: 'ready', checks: { mongodb: 'ok', nats: 'ok', search: 'ok' } });
+    expect(await body(ready)).toEqual({ status: 'ready', checks: { mongodb: 'ok', nats: 'ok', search: 'ok', savedSearches: 'ok' } });
     const missing = await fetch(`${server.url}/api/category/unknown`, { method: 'DELETE' });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('x-powered-by')).toBeNull();

@@ -264,7 +264,7 @@ export async function queueAlerts(
       counts.push({ updateOne: { filter: { _id: interest.userId, [`searches.${s.id}`]: { $exists: true } }, update: { $inc: { [`searches.${s.id}.newSinceVisit`]: 1 } } } });
     }
   }
-  await searches.bulkWrite(counts, { ordered: false }).catch((err: unknown) => logger.warn({ err, listingId: listing.id }, 'saved searches: new-match counters not raised'));
+  if (counts.length) await searches.bulkWrite(counts, { ordered: false }).catch((err: unknown) => logger.warn({ err, listingId: listing.id }, 'saved searches: new-match counters not raised'));
   return won;
 }
 
@@ -293,6 +293,8 @@ export function findMatches(
 
 /** Upserts that insert only when absent; answers the indexes of the operations that inserted (this replica's matches). */
 async function upsertAll(collection: mongo.Collection<SavedMatchDoc>, ops: mongo.AnyBulkWriteOperation<SavedMatchDoc>[]): Promise<number[]> {
+  // The driver refuses an empty batch: a listing nobody's search matches writes nothing.
+  if (!ops.length) return [];
   try {
     const result = await collection.bulkWrite(ops, { ordered: false });
     // By the inserted ids, not the answer's indexes: FerretDB 1.24 numbers the upserts 0, 1, … among
