@@ -1,5 +1,5 @@
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import type { RedisClientType } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
 import type { Logger } from '../logger.ts';
 
 export interface SharedRoomsOptions {
@@ -43,4 +43,20 @@ export function sharedRooms(redis: RedisClientType, logger: Logger, options: Sha
     blockTimeInMs: 2_000,
     onlyPlaintext: true,
   });
+}
+
+/**
+ * The Redis client a hub's adapter reads through, from a service's main: one of its own that waits
+ * for Redis (an offline queue, bounded) instead of failing at once, as its readers would otherwise
+ * spin while Redis is away. `stop` closes it after the hub (a worker for runService).
+ */
+export function adapterRedisClient(url: string, logger: Logger, hub: string): { client: RedisClientType; stop: () => Promise<void> } {
+  const client: RedisClientType = createClient({ url, commandsQueueMaxLength: 10_000 });
+  client.on('error', (err) => logger.warn({ err }, `${hub}: redis connection failed`));
+  client.connect().catch((err: unknown) => logger.error({ err }, `${hub}: redis gave up connecting`));
+  const stop = async () => {
+    if (client.isReady) await client.quit();
+    else if (client.isOpen) client.destroy();
+  };
+  return { client, stop };
 }
