@@ -6,7 +6,7 @@ import { SAVED_SEARCH_MESSAGES, SavedSearchSchema, type BlockEvent, type SavedSe
 import { body, testClock, type TestClock } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SavedAlerts } from '../src/saved/alerts.ts';
-import type { SearchService } from '../src/search/sync.ts';
+import { fromDoc, type SearchService } from '../src/search/sync.ts';
 import { call, placeListing, startListing, waitFor, type ListingHarness, type TestMember } from './listings.helpers.ts';
 
 const HOUR = 3600_000;
@@ -154,7 +154,7 @@ describe('alerts', () => {
     expect((await list(fleur)).find((s) => s.name === 'Boeken')!.newSinceVisit).toBe(0);
 
     // A redelivery (or a second replica) matching it again alerts nobody again.
-    expect(await alerts.matchListing({ ...listingState(listing) })).toBe(0);
+    expect(await alerts.matchListing(fromDoc(listing))).toBe(0);
     expect(matchedFor(fleur.id, listing._id)).toHaveLength(1);
     for (const member of [gijs, owner, blocked]) expect(matchedFor(member.id, listing._id)).toEqual([]);
 
@@ -226,24 +226,3 @@ function hiddenApplied(a: string, b: string): boolean {
   return !!search?.hiddenFor(a).has(b);
 }
 
-function listingState(doc: Awaited<ReturnType<typeof placeListing>>) {
-  return {
-    id: doc._id,
-    version: doc.version,
-    ownerId: doc.ownerId,
-    active: doc.active,
-    title: doc.title,
-    excerpt: doc.description.slice(0, 200),
-    listingType: doc.listingType,
-    acceptsItems: doc.acceptsItems,
-    isPremium: doc.isPremium,
-    initialValue: doc.initialValue ?? null,
-    categoryIds: doc.categoryIds,
-    imageUrl: '',
-    thumbnailUrl: '',
-    placeholder: '',
-    createdAt: doc.createdAt,
-    latitude: doc.latitude,
-    longitude: doc.longitude,
-  };
-}
