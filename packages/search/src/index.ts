@@ -5,7 +5,7 @@ export { MemberTable } from './members.ts';
 export { SearchEngine, type CategoryNames, type SearchFilters } from './query.ts';
 export { InterestBook, INTEREST_WINDOW_MS } from './interest.ts';
 // For saved-search alerts: one listing against one search.
-export { matches, type MatchFilters, type Viewer } from './matches.ts';
+export { compileFilters, listingPasses, matches, prepareListing, viewerAt, viewerMay, wantsListing, type CompiledFilters, type MatchFilters, type PreparedListing, type Viewer } from './matches.ts';
 // Saved-search alerts and the demand preview group members by place with the same geometry.
-export { kmForChord2, roundKm, toVec, type Vec3 } from './geo.ts';
+export { chord2ForKm, kmForChord2, roundKm, toVec, type Vec3 } from './geo.ts';
 export type { Column, TableImage } from './slots.ts';

@@ -14,7 +14,7 @@ import { streamOf } from '@ruilplein/contracts';
 import { connect, headers, NatsError, type JsMsg, type NatsConnection } from 'nats';
 import { connectMongo, type Connection } from './mongo.ts';
 import { DEAD_LETTER_HEADERS as H, DEAD_LETTER_STREAM, natsServers, replaySubject } from './nats.ts';
-import { parkedOutboxEntries, replayParkedOutboxEntry, type DocId, type OutboxDoc, type ParkedOutboxEntry } from './outbox.ts';
+import { entryEvent, parkedOutboxEntries, replayParkedOutboxEntry, type DocId, type OutboxDoc, type ParkedOutboxEntry } from './outbox.ts';
 
 export interface DeadLetter {
   /** Sequence in the dead-letter stream. */
@@ -186,7 +186,7 @@ const outboxRows = (items: ParkedOutboxItem[]) => [
     new Date(i.entry.parkedAt).toISOString(),
     i.collection,
     String(i.docId),
-    i.entry.event.type,
+    entryEvent(i.entry).type,
     i.eventId,
     String(i.entry.attempts ?? 0),
     i.entry.reason,
@@ -244,7 +244,7 @@ async function outboxMain([command, service, eventId]: string[], out: (line: str
       out(items.length ? table(outboxRows(items)) : `no parked outbox entries in ${service}`);
     } else {
       const replayed = await replayParkedOutbox(db, eventId);
-      for (const i of replayed) out(`back in the outbox: ${i.collection} ${String(i.docId)} ${i.entry.event.type} ${i.eventId}`);
+      for (const i of replayed) out(`back in the outbox: ${i.collection} ${String(i.docId)} ${entryEvent(i.entry).type} ${i.eventId}`);
       out(`${replayed.length} entr${replayed.length === 1 ? 'y' : 'ies'} of ${service} back in the outbox; its running relay publishes them`);
     }
     return 0;

@@ -15,26 +15,48 @@ import { relayPasses, type DocId } from './relay-passes.ts';
  * docs/architecture.md). A top-level marker `outboxPending: true` is set with them, so the relay
  * finds pending documents with one equality (pushed down on FerretDB, indexed on MongoDB).
  */
-export interface OutboxEntry {
-  event: EventEnvelope;
+export type OutboxEntry = {
   trace: Record<string, string>;
   /** Failed publishes so far (set by the relay). */
   attempts?: number;
   lastError?: string;
   /** Not tried again before this time. */
   retryAt?: Date;
-}
+} & (
+  | { event: EventEnvelope; packed?: undefined }
+  /** The event as its JSON text (packedOutboxDocument): one value for the store instead of thousands. */
+  | { packed: string; event?: undefined }
+);
 
 /** An entry the relay gave up on: out of `outbox`, kept here with why. */
-export interface ParkedOutboxEntry extends OutboxEntry {
+export type ParkedOutboxEntry = OutboxEntry & {
   reason: string;
   parkedAt: Date;
-}
+};
+
+/** The event an entry holds, packed or not. */
+export const entryEvent = (entry: OutboxEntry): EventEnvelope => entry.event ?? (JSON.parse(entry.packed) as EventEnvelope);
 
 /** `$set` (or `$setOnInsert`) fields that queue events in the document's outbox, marker included. */
 export function outboxFields(...events: EventEnvelope[]): Record<string, OutboxEntry | true> {
   const trace = currentTraceHeaders();
   return { ...Object.fromEntries(events.map((event) => [`outbox.${event.id}`, { event, trace }])), outboxPending: true };
+}
+
+/** The same for a document inserted whole: an insert takes no dotted paths. */
+export function outboxDocument(...events: EventEnvelope[]): { outbox: Record<string, OutboxEntry>; outboxPending: true } {
+  const trace = currentTraceHeaders();
+  return { outbox: Object.fromEntries(events.map((event) => [event.id, { event, trace }])), outboxPending: true };
+}
+
+/**
+ * As outboxDocument, each event kept as its JSON text. For events with large payloads (hundreds of
+ * members): FerretDB stores every value of a document with its type, so one string inserts several
+ * times faster than the same event as an object (4 against 12 ms for 450 members).
+ */
+export function packedOutboxDocument(...events: EventEnvelope[]): { outbox: Record<string, OutboxEntry>; outboxPending: true } {
+  const trace = currentTraceHeaders();
+  return { outbox: Object.fromEntries(events.map((event) => [event.id, { packed: JSON.stringify(event), trace }])), outboxPending: true };
 }
 
 /** Documents with events to publish. */
@@ -90,7 +112,7 @@ export async function replayParkedOutboxEntry(collection: mongo.Collection<Outbo
   const doc = await collection.findOne({ _id: docId, [path]: { $exists: true } }, { projection: { [path]: 1 } });
   const parked = doc?.outboxParked?.[id];
   if (!parked) return false;
-  const entry: OutboxEntry = { event: parked.event, trace: parked.trace ?? {} };
+  const entry: OutboxEntry = { event: entryEvent(parked), trace: parked.trace ?? {} };
   const moved = await collection.updateOne(
     { _id: docId, [path]: { $exists: true } },
     { $set: { [`outbox.${id}`]: entry, outboxPending: true }, $unset: { [path]: '' } },
@@ -172,12 +194,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   /** Publishes one entry; false when it stays pending. Throws when the bus, not the entry, failed. */
   const publishEntry = async (collection: OutboxCollection, docId: DocId, id: string, entry: OutboxEntry): Promise<boolean> => {
     if (entry.retryAt && new Date(entry.retryAt).getTime() > nowMs()) return false;
+    const event = entryEvent(entry);
     try {
-      await publishEvent(bus, entry.event, entry.trace);
+      await publishEvent(bus, event, entry.trace);
     } catch (err) {
       if (!(await busAnswers())) throw err;
       const attempts = (entry.attempts ?? 0) + 1;
-      const reason = reasonOf(err, entry.event.type);
+      const reason = reasonOf(err, event.type);
       const path = `outbox.${id}`;
       if (attempts < maxAttempts) {
         await collection.updateOne(
@@ -189,7 +212,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const { retryAt: _, ...kept } = entry;
       const parked: ParkedOutboxEntry = { ...kept, attempts, lastError: reason, reason, parkedAt: now() };
       await collection.updateOne({ _id: docId, [path]: { $exists: true } }, { $set: { [`outboxParked.${id}`]: parked, outboxParkedAt: parked.parkedAt }, $unset: { [path]: '' } });
-      logger.error({ collection: collection.collectionName, docId, eventId: id, type: entry.event.type, attempts, reason }, 'outbox event parked: it cannot be published');
+      logger.error({ collection: collection.collectionName, docId, eventId: id, type: event.type, attempts, reason }, 'outbox event parked: it cannot be published');
       return true;
     }
     await collection.updateOne({ _id: docId }, { $unset: { [`outbox.${id}`]: '' } });

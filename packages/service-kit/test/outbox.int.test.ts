@@ -10,6 +10,7 @@ import {
   ensureStream,
   observeKitGauge,
   outboxFields,
+  packedOutboxDocument,
   PARKED,
   parkedOutboxEntries,
   PENDING,
@@ -227,6 +228,24 @@ describe('outbox', () => {
     expect(await offers().countDocuments({ _id: 'l1', ...PARKED })).toBe(0);
     expect(await cli('list', infra.dbName)).not.toMatch(late.id);
     await relay.stop();
+  });
+
+  it('publishes a packed entry as the event it holds, and parks one that cannot be published with its type', async () => {
+    const sub = await received('outbox-packed');
+    const good = createEvent(registry, 'kito.offer.accepted', { offerId: 'pk1' });
+    const nowhere = { ...createEvent(registry, 'kito.offer.accepted', { offerId: 'pk1' }), type: 'kitopacked.offer.accepted' };
+    await offers().insertOne({ _id: 'pk1', status: 'Accepted', ...packedOutboxDocument(good, nowhere) });
+    expect(typeof (await offers().findOne({ _id: 'pk1' }))?.outbox?.[good.id]?.packed).toBe('string');
+    const relay = startOutboxRelay({ bus: infra.bus, db: infra.db, collections: ['offers'], logger, intervalMs: 60_000, maxAttempts: 1, retryDelayMs: () => 0 });
+    await waitFor(async () => {
+      await relay.flush();
+      return (await offers().countDocuments({ _id: 'pk1', ...PENDING })) === 0;
+    });
+    await waitFor(() => sub.seen.some((e) => e.id === good.id));
+    expect(sub.seen.find((e) => e.id === good.id)).toEqual(good);
+    expect((await listParkedOutbox(infra.db)).find((p) => p.eventId === nowhere.id)?.entry).toMatchObject({ reason: 'no stream takes kitopacked.offer.accepted (no responders)' });
+    await relay.stop();
+    await sub.stop();
   });
 
   it('counts no attempt when JetStream itself does not answer', async () => {

@@ -1,5 +1,5 @@
 // Search at 100,000 and 1,000,000 listings. Run with `npm run bench:search` (or
-// `npm run bench:search -- 100000` for one size); it starts and stops its own stores, token
+// `npm run bench:search -- 100000` for one size, `-- --saved` for the saved searches alone); it starts and stops its own stores, token
 // issuer and listing service processes, and seeds listings spread over the Netherlands (denser in
 // the cities) straight into the store. It prints, per size: p50/p95 over loopback HTTP of a
 // 25 km search with value, kind and category filters against GET /api/listing/{id}; the service's
@@ -32,8 +32,10 @@ import type { MemberDoc } from '../src/members/model.ts';
 import { savedScenarios } from './saved-scenarios.ts';
 
 const SMOKE = process.argv.includes('--smoke');
+/** `--saved`: only the saved-search and demand scenarios (no listings seeded, no service started). */
+const SAVED_ONLY = process.argv.includes('--saved');
 const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
-if (!SIZES.length) SIZES.push(...(SMOKE ? [400] : [100_000, 1_000_000]));
+if (!SIZES.length && !SAVED_ONLY) SIZES.push(...(SMOKE ? [400] : [100_000, 1_000_000]));
 /** Sequential requests per measurement. */
 const SEARCHES = SMOKE ? 20 : 400;
 const FETCHES = SMOKE ? 20 : 400;
@@ -391,10 +393,13 @@ async function main() {
   const premiumCallers = callers.map((c, k) => ({ c, token: tokens[k]! })).filter(({ c }) => c.roles.includes('Premium'));
 
   // Empty store: what a replica costs without listings.
-  const empty = await startService('listing-empty');
-  const base = await empty.memory();
-  say(`  no listings: ready in ${ms(empty.readyMs)}, RSS ${mb(base.rss)}, heap ${mb(base.heapUsed)}`);
-  await empty.stop();
+  const base = SAVED_ONLY ? { rss: 0, heapUsed: 0, arrayBuffers: 0 } : await (async () => {
+    const empty = await startService('listing-empty');
+    const measured = await empty.memory();
+    say(`  no listings: ready in ${ms(empty.readyMs)}, RSS ${mb(measured.rss)}, heap ${mb(measured.heapUsed)}`);
+    await empty.stop();
+    return measured;
+  })();
 
   let seeded = 0;
   for (const size of SIZES) {

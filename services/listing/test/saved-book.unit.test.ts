@@ -1,7 +1,7 @@
 // The in-memory saved searches and wishlists by place (saved/book.ts) with the matching and demand
 // rules on top (findMatches, countDemand): which members a listing or a place reaches, never the
 // owner or a blocked member, newer versions only, members who move, and "few" under three.
-import { toVec, type ListingState, type Vec3, type Viewer } from '@ruilplein/search';
+import { prepareListing, toVec, type ListingState, type Vec3, type Viewer } from '@ruilplein/search';
 import { describe, expect, it } from 'vitest';
 import { countDemand } from '../src/demand/count.ts';
 import { findMatches } from '../src/saved/alerts.ts';
@@ -12,17 +12,21 @@ const UTRECHT = { latitude: 52.0907, longitude: 5.1214 };
 const ZEIST = { latitude: 52.0894, longitude: 5.2337 }; // about 7.7 km east
 const GRONINGEN = { latitude: 53.2194, longitude: 6.5665 };
 
-function world(places: Record<string, { latitude: number; longitude: number } | undefined>) {
+function world(places: Record<string, { latitude: number; longitude: number } | undefined>, categories: Record<string, string[]> = {}) {
   const at = new Map<string, { latitude: number; longitude: number } | undefined>(Object.entries(places));
-  const book = new InterestBook((id) => {
-    const p = at.get(id);
-    return p && toVec(p.latitude, p.longitude);
-  });
+  const book = new InterestBook(
+    (id) => {
+      const p = at.get(id);
+      return p && toVec(p.latitude, p.longitude);
+    },
+    (listingId) => categories[listingId],
+  );
   const viewerOf = (id: string): Viewer => ({ id, roles: ['Premium'], ...at.get(id) });
   return { book, at, viewerOf };
 }
 const search = (id: string, filters: BookSearch['filters'] = {}, alert: BookSearch['alert'] = 'direct'): BookSearch => ({ id, name: id, alert, createdAt: 0, filters });
-const listing = (over: Partial<ListingState> = {}): ListingState => ({
+const listing = (over: Partial<ListingState> = {}) =>
+  prepareListing({
   id: 'l1',
   version: 1,
   ownerId: 'owner',
@@ -38,9 +42,9 @@ const listing = (over: Partial<ListingState> = {}): ListingState => ({
   thumbnailUrl: '',
   placeholder: '',
   createdAt: NOW - 3600_000,
-  ...UTRECHT,
-  ...over,
-});
+    ...UTRECHT,
+    ...over,
+  });
 const vec = (p: { latitude: number; longitude: number }): Vec3 => toVec(p.latitude, p.longitude);
 const who = (found: ReturnType<typeof findMatches>) => found.map((f) => [f.interest.userId, f.hits.map((h) => h.id)]);
 
@@ -54,7 +58,7 @@ describe('matching a listing', () => {
     book.setSearches('dirk', 1, [search('d1', {})]);
     book.setSearches('nomad', 1, [search('n1', { categoryIds: ['fietsen'] })]); // no place: anywhere
     const l = listing();
-    expect(who(findMatches(book, l, vec(UTRECHT), viewerOf, new Set(['dirk']), NOW)).sort()).toEqual([
+    expect(who(findMatches(book, l, viewerOf, new Set(['dirk']), NOW)).sort()).toEqual([
       ['anna', ['a1', 'a2']],
       ['nomad', ['n1']],
     ]);
@@ -64,10 +68,10 @@ describe('matching a listing', () => {
     const { book, at, viewerOf } = world({ anna: GRONINGEN });
     book.setSearches('anna', 2, [search('a1')]);
     expect(book.setSearches('anna', 1, [])).toBe(false);
-    expect(findMatches(book, listing(), vec(UTRECHT), viewerOf, new Set(), NOW)).toEqual([]);
+    expect(findMatches(book, listing(), viewerOf, new Set(), NOW)).toEqual([]);
     at.set('anna', UTRECHT);
     expect(book.refile()).toBe(1);
-    expect(who(findMatches(book, listing(), vec(UTRECHT), viewerOf, new Set(), NOW))).toEqual([['anna', ['a1']]]);
+    expect(who(findMatches(book, listing(), viewerOf, new Set(), NOW))).toEqual([['anna', ['a1']]]);
     // All searches gone and no wishes: the member leaves the book.
     book.setSearches('anna', 3, []);
     expect(book.size).toMatchObject({ members: 0, searches: 0, cells: 0 });
@@ -77,12 +81,11 @@ describe('matching a listing', () => {
 describe('the demand preview', () => {
   const query = { categoryIds: ['fietsen'], q: undefined, distanceKm: 10 };
   it('counts distinct members nearby by saved search or wishlist, and answers 0 with few under three', () => {
-    const { book, viewerOf } = world({ me: UTRECHT, anna: UTRECHT, bram: ZEIST, cas: GRONINGEN, dirk: ZEIST });
+    const { book } = world({ me: UTRECHT, anna: UTRECHT, bram: ZEIST, cas: GRONINGEN, dirk: ZEIST }, { 'bike-listing': ['fietsen'], 'other-listing': ['boeken'] });
     book.setSearches('anna', 1, [search('a1', { categoryIds: ['fietsen'] }), search('a2', {})]);
     book.setSearches('cas', 1, [search('c1', { categoryIds: ['fietsen'] })]); // too far
     book.addWish('bram', 'bike-listing');
-    const shares = (id: string) => id === 'bike-listing';
-    const count = (hidden = new Set<string>()) => countDemand({ book, at: vec(UTRECHT), caller: 'me', hidden, query, viewerOf, sharesCategory: shares, now: NOW });
+    const count = (hidden = new Set<string>()) => countDemand({ book, at: vec(UTRECHT), caller: 'me', hidden, query });
     expect(count()).toEqual({ members: 0, savedSearches: 0, wishlists: 0, few: true });
     book.addWish('dirk', 'bike-listing');
     book.addWish('dirk', 'other-listing');
@@ -94,5 +97,24 @@ describe('the demand preview', () => {
     expect(count(new Set(['dirk']))).toMatchObject({ members: 0, few: true });
     book.setSearches('me', 1, [search('m1', {})]);
     expect(count()).toMatchObject({ members: 3 });
+    // A wished-for listing that ended (traded or removed) no longer counts.
+    book.addWish('anna', 'bike-listing');
+    expect(count()).toEqual({ members: 3, savedSearches: 3, wishlists: 3, few: false });
+    book.endWishes('bike-listing', ['anna', 'bram', 'dirk']);
+    // Dirk's one wish left is for a bookcase: he drops out, and two members are too few.
+    expect(count()).toEqual({ members: 0, savedSearches: 0, wishlists: 0, few: true });
+    expect(book.size.wishes).toBe(1);
+  });
+
+  it('counts a wish with two of the asked categories once', () => {
+    const { book } = world({ me: UTRECHT, anna: UTRECHT, bram: UTRECHT, cas: UTRECHT }, { both: ['fietsen', 'boeken'], bike: ['fietsen'] });
+    for (const m of ['anna', 'bram', 'cas']) book.addWish(m, 'both');
+    book.addWish('anna', 'bike');
+    const ask = (categoryIds: string[]) => countDemand({ book, at: vec(UTRECHT), caller: 'me', hidden: new Set(), query: { categoryIds, q: undefined, distanceKm: 10 } });
+    expect(ask(['fietsen', 'boeken'])).toEqual({ members: 3, savedSearches: 0, wishlists: 4, few: false });
+    expect(ask(['boeken'])).toEqual({ members: 3, savedSearches: 0, wishlists: 3, few: false });
+    // The reload replaces a member's wishes, categories and all.
+    book.setWishes('anna', []);
+    expect(ask(['fietsen'])).toEqual({ members: 0, savedSearches: 0, wishlists: 0, few: true });
   });
 });

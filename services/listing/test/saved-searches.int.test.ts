@@ -3,9 +3,12 @@
 // the platform clock), one alert per listing and member, never one's own or a blocked member's,
 // the demand counts with `few` under three, and the rate limit.
 import { SAVED_SEARCH_MESSAGES, SavedSearchSchema, type BlockEvent, type SavedSearchMatchedEvent } from '@ruilplein/contracts';
-import { body, testClock, type TestClock } from '@ruilplein/service-kit/testing';
+import { collection } from '@ruilplein/service-kit';
+import { body, silentLogger, testClock, type TestClock } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SavedAlerts } from '../src/saved/alerts.ts';
+import { queueAlerts, type SavedAlerts } from '../src/saved/alerts.ts';
+import type { BookSearch, Interest } from '../src/saved/book.ts';
+import type { SavedMatchDoc } from '../src/saved/model.ts';
 import { fromDoc, type SearchService } from '../src/search/sync.ts';
 import { call, placeListing, startListing, waitFor, type ListingHarness, type TestMember } from './listings.helpers.ts';
 
@@ -38,8 +41,13 @@ afterAll(async () => {
 
 const save = (member: TestMember, json: unknown) => call(h.url, '/api/search/saved', { method: 'POST', token: member.token, json });
 const list = async (member: TestMember) => SavedSearchSchema.array().parse(await body(await call(h.url, '/api/search/saved', { token: member.token })));
+/** What the alerts said to this member about this listing (each event names several members). */
 const matchedFor = (userId: string, listingId: string) =>
-  h.events.filter((e) => e.type === 'listing.saved-search.matched').map((e) => e.payload as SavedSearchMatchedEvent).filter((p) => p.userId === userId && p.listingId === listingId);
+  h.events
+    .filter((e) => e.type === 'listing.saved-search.matched')
+    .map((e) => e.payload as SavedSearchMatchedEvent)
+    .filter((p) => p.listingId === listingId)
+    .flatMap(({ matches, ...rest }) => matches.filter((m) => m.userId === userId).map((m) => ({ ...rest, ...m })));
 /** Members who live in the corner, Premium or not, known to the search tables (their place files their searches). */
 async function resident(options: { premium?: boolean; at?: { latitude: number; longitude: number; city?: string } } = {}) {
   const member = await h.member({ ...CORNER, ...options.at, roles: options.premium ? ['Gebruiker', 'Premium'] : ['Gebruiker'] });
@@ -184,6 +192,37 @@ describe('alerts', () => {
     } finally {
       await clock.move(0);
     }
+  });
+});
+
+describe('match documents', () => {
+  // Straight on the store (a collection no relay reads): who wins a listing's pass, and who is left for the next.
+  const claims = () => collection<SavedMatchDoc>(h.db, 'saved_matches_claims_test');
+  const found = (ids: string[]) =>
+    ids.map((userId) => ({
+      interest: { userId, place: undefined } as Interest,
+      hits: [{ id: `${userId}-s`, name: 'Fietsen', alert: 'direct', createdAt: 0, filters: {} } satisfies BookSearch],
+    }));
+  const queue = (listingId: string, ids: string[], pass: 'early' | 'open') =>
+    queueAlerts({ matched: claims(), logger: silentLogger() }, { ...fromDoc({ _id: listingId } as never), id: listingId, title: 'Fiets', active: true }, found(ids), undefined, Date.now(), pass);
+  const alerted = (q: Awaited<ReturnType<typeof queue>>) => q.alerted.map((f) => f.interest.userId);
+
+  it('lets one of two replicas matching a listing at once queue its alerts, in one document with one event', async () => {
+    const [a, b] = await Promise.all([queue('claim-1', ['m1', 'm2'], 'early'), queue('claim-1', ['m1', 'm2'], 'early')]);
+    expect([alerted(a), alerted(b)].sort()).toEqual([[], ['m1', 'm2']]);
+    const doc = await claims().findOne({ _id: 'claim-1:early' });
+    expect(doc).toMatchObject({ listingId: 'claim-1', pass: 'early', parts: 1, members: ['m1', 'm2'] });
+    const [entry] = Object.values(doc!.outbox ?? {});
+    expect((JSON.parse(entry!.packed!) as { payload: SavedSearchMatchedEvent }).payload.matches.map((m) => m.userId)).toEqual(['m1', 'm2']);
+  });
+
+  it('leaves out of the open pass whom the early pass alerted, across parts of a thousand', async () => {
+    const many = Array.from({ length: 1500 }, (_, i) => `p${i}`);
+    expect(alerted(await queue('claim-2', many, 'early'))).toHaveLength(1500);
+    expect(await claims().countDocuments({ _id: { $in: ['claim-2:early', 'claim-2:early:1'] } })).toBe(2);
+    expect(alerted(await queue('claim-2', many, 'early'))).toEqual([]);
+    expect(alerted(await queue('claim-2', [...many, 'late'], 'open'))).toEqual(['late']);
+    expect(alerted(await queue('claim-2', [...many, 'late', 'later'], 'open'))).toEqual([]);
   });
 });
 

@@ -19,17 +19,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-const matched = (member: TestMember, over: Partial<SavedSearchMatchedEvent> = {}): SavedSearchMatchedEvent => ({
-  userId: member.id,
+type Match = SavedSearchMatchedEvent['matches'][number];
+const matched = (members: TestMember[], over: Partial<Match> = {}, title = 'Kinderfiets'): SavedSearchMatchedEvent => ({
   listingId: oid(),
-  title: 'Kinderfiets',
-  distanceKm: 3,
-  searchId: oid(),
-  searchName: 'fiets',
-  alert: 'direct',
+  title,
+  matches: members.map((m) => ({ userId: m.id, distanceKm: 3, searchId: oid(), searchName: 'fiets', alert: 'direct', ...over })),
   version: 1,
   at: new Date(nowMs()).toISOString(),
-  ...over,
 });
 /** Long enough for a mail that should not come to have come. */
 const moment = () => {
@@ -40,7 +36,7 @@ const moment = () => {
 describe('saved-search alerts', () => {
   it('notifies once with a link to the listing and mails at once for a direct alert', async () => {
     const anna = await h.member({ firstName: 'Anna' });
-    const payload = matched(anna);
+    const payload = matched([anna]);
     const event = createEvent(eventRegistry, 'listing.saved-search.matched', payload);
     await handledBy(h, 'notification-listing', event);
     await handledBy(h, 'notification-listing', event);
@@ -57,14 +53,25 @@ describe('saved-search alerts', () => {
 
   it('mails nothing for an alert off, nor when the member turned the kind off; a distance with a decimal comma, none without places', async () => {
     const bram = await h.member({ firstName: 'Bram' });
-    await h.publish('listing.saved-search.matched', matched(bram, { alert: 'off', distanceKm: 2.5 }));
+    await h.publish('listing.saved-search.matched', matched([bram], { alert: 'off', distanceKm: 2.5 }));
     const cas = await h.member({ firstName: 'Cas' });
     expect((await send(h.url, '/api/notification/preferences', { method: 'PUT', token: cas.token, json: { 'saved-search': 'off' } })).status).toBe(200);
-    await h.publish('listing.saved-search.matched', matched(cas, { distanceKm: null, searchName: 'Lampen', title: 'Bureaulamp' }));
+    await h.publish('listing.saved-search.matched', matched([cas], { distanceKm: null, searchName: 'Lampen' }, 'Bureaulamp'));
     expect((await h.until(bram, 1))[0]).toMatchObject({ kind: 'saved-search', title: 'Nieuw voor "fiets": Kinderfiets, 2,5 km' });
     expect((await h.until(cas, 1))[0]).toMatchObject({ kind: 'saved-search', title: 'Nieuw voor "Lampen": Bureaulamp' });
     await moment();
     expect(await h.mails(emailOf(bram.id))).toEqual([]);
     expect(await h.mails(emailOf(cas.id))).toEqual([]);
+  });
+
+  it('notifies every member of one event once, each with their own search and distance', async () => {
+    const members = [await h.member({ firstName: 'Dirk' }), await h.member({ firstName: 'Eva' }), await h.member({ firstName: 'Fenna' })];
+    const payload = matched(members, { alert: 'off' });
+    payload.matches[1] = { ...payload.matches[1]!, searchName: 'Kinderspullen', distanceKm: 7.5 };
+    const event = createEvent(eventRegistry, 'listing.saved-search.matched', payload);
+    await handledBy(h, 'notification-listing', event);
+    await handledBy(h, 'notification-listing', event);
+    const titles = await Promise.all(members.map(async (m) => (await h.list(m)).map((n) => n.title)));
+    expect(titles).toEqual([['Nieuw voor "fiets": Kinderfiets, 3 km'], ['Nieuw voor "Kinderspullen": Kinderfiets, 7,5 km'], ['Nieuw voor "fiets": Kinderfiets, 3 km']]);
   });
 });

@@ -89,7 +89,7 @@ describe('payment.subscription.renewal-failed', () => {
       await syncPayment({ ...h.ctx, relay: { kick: () => {} } }, failed!._id);
       const stored = await h.ctx.memberships.findOne({ _id: member.id });
       expect(stored?.renewalFailed).toBe(true);
-      expect(Object.values(stored?.outbox ?? {}).map((e) => e.event.type)).toContain('payment.subscription.renewal-failed');
+      expect(Object.values(stored?.outbox ?? {}).map((e) => e.event?.type)).toContain('payment.subscription.renewal-failed');
       // The next process's relay publishes it at its start.
       await h.restart();
       h.service.ctx.webhookUrl = `${h.url}/api/payment/webhook`;

@@ -87,25 +87,37 @@ export type WishlistEndedEvent = z.infer<typeof WishlistEndedEventSchema>;
 export const WISHLIST_ENDED_MAX_USERS = 1000;
 
 /**
- * A new listing (or one whose head start just ended) matches saved searches of this member: one
- * event per listing and member however many of their searches match (the first one named, the
- * strongest alert), published through the outbox of the match's own document keyed by listing and
- * member, so replicas and redeliveries announce it once. `version` is always 1; `alert` says how
- * the member wants mail about this search.
+ * A new listing (when created, and again when its head start ended) matched members' saved
+ * searches: each member once per listing however many of their searches match (the first one
+ * named, the strongest alert). Published through the outbox of the match document of that listing
+ * and pass, which only one replica inserts, so replicas and redeliveries announce it once; a
+ * member alerted when it was created is not in the second pass. `version` is always 1; `alert`
+ * says how the member wants mail about this search.
  */
 export const SavedSearchMatchedEventSchema = z.object({
-  userId: z.string(),
   listingId: z.string(),
   title: z.string(),
-  /** From the member's place, one decimal; null when either place is unknown. */
-  distanceKm: z.number().nullable(),
-  searchId: z.string(),
-  searchName: z.string(),
-  alert: z.enum(['direct', 'digest', 'off']),
+  /** The members it matched, each once (at most SAVED_SEARCH_MATCHED_MAX_MEMBERS; more go in further events). */
+  matches: z
+    .array(
+      z.object({
+        userId: z.string(),
+        /** From the member's place, one decimal; null when either place is unknown. */
+        distanceKm: z.number().nullable(),
+        /** The first of their searches with the strongest alert among those that matched. */
+        searchId: z.string(),
+        searchName: z.string(),
+        alert: z.enum(['direct', 'digest', 'off']),
+      }),
+    )
+    .min(1),
   version: z.number().int().positive(),
   at: z.iso.datetime(),
 });
 export type SavedSearchMatchedEvent = z.infer<typeof SavedSearchMatchedEventSchema>;
+
+/** Members per `listing.saved-search.matched` event: one store write queues them all, well under NATS's message size. */
+export const SAVED_SEARCH_MATCHED_MAX_MEMBERS = 1000;
 
 /**
  * A member's saved searches after a change (created, edited, deleted): all of them, so each

@@ -4,7 +4,7 @@
 // number together with its `chat.message.sent` event (the outbox), and only after that write was
 // acknowledged is it broadcast (routes.ts).
 import { BLOCK_MESSAGES, CHAT_FORMER_MEMBER_NAME, CHAT_HISTORY_MAX, CHAT_MESSAGES, chatClosedMessage, chatPreview, eventRegistry, type ChatMessage } from '@ruilplein/contracts';
-import { conflict, createEvent, forbidden, notFound, now, outboxFields } from '@ruilplein/service-kit';
+import { conflict, createEvent, forbidden, notFound, now, outboxDocument } from '@ruilplein/service-kit';
 import { conversationKey, isParty, messageKey, type ChatStore, type ConversationDoc, type MessageDoc } from './model.ts';
 
 /** The members with a socket in an offer's chat room now, on any replica (presence.ts). */
@@ -116,17 +116,6 @@ export async function storeMessage(
     // Seen live: the notification service leaves it be.
     recipientOnline: inRoom.has(recipient),
   });
-  await store.messages.insertOne({ ...doc, ...asInserted(outboxFields(event)) });
+  await store.messages.insertOne({ ...doc, ...outboxDocument(event) });
   return present(doc, names);
-}
-
-/** The kit's outbox fields (`$set` paths such as `outbox.<event id>`) as fields of a new document: an insert takes no dotted paths. */
-function asInserted(fields: Record<string, unknown>): Record<string, unknown> {
-  const doc: Record<string, Record<string, unknown> | unknown> = {};
-  for (const [path, value] of Object.entries(fields)) {
-    const dot = path.indexOf('.');
-    if (dot === -1) doc[path] = value;
-    else ((doc[path.slice(0, dot)] ??= {}) as Record<string, unknown>)[path.slice(dot + 1)] = value;
-  }
-  return doc;
 }

@@ -6,9 +6,9 @@ import { countDemand, NO_DEMAND } from './count.ts';
 
 /**
  * GET /api/listing/demand (issue 23): from this replica's memory, the saved searches and
- * wishlists by place and the search index for the wished-for listings' categories; never the store.
+ * wishlists by place (with the wished-for listings' categories); never the store.
  */
-export function demandHandlers(search: SearchService, alerts: Pick<SavedAlerts, 'book' | 'viewerOf' | 'categoryNames'>) {
+export function demandHandlers(search: SearchService, alerts: Pick<SavedAlerts, 'book' | 'categoryNames'>) {
   return {
     listing: {
       demand: ({ query, principal }) => {
@@ -18,16 +18,7 @@ export function demandHandlers(search: SearchService, alerts: Pick<SavedAlerts, 
         const at = engine.members.searcher(principal.userId, now).place;
         // Without a place of one's own there is no "nearby".
         if (!at) return NO_DEMAND;
-        const index = engine.index;
-        const bits = query.categoryIds.map((id) => index.categoryBitOf(id, false)).filter((bit) => bit >= 0);
-        const sharesCategory = bits.length
-          ? (listingId: string) => {
-              const slot = index.find(listingId);
-              if (slot < 0 || !index.has(listingId)) return false;
-              return bits.some((bit) => (index.cats[slot * index.words + (bit >> 5)]! & (1 << (bit & 31))) !== 0);
-            }
-          : undefined;
-        return countDemand({ book: alerts.book, at, caller: principal.userId, hidden: search.hiddenFor(principal.userId), query, viewerOf: alerts.viewerOf, sharesCategory, now, categories: alerts.categoryNames() });
+        return countDemand({ book: alerts.book, at, caller: principal.userId, hidden: search.hiddenFor(principal.userId), query, categories: alerts.categoryNames() });
       },
     },
   } satisfies HandlerPart<'listing'>;

@@ -1,12 +1,12 @@
-import { EventEnvelopeSchema, eventRegistry, PREMIUM_HEAD_START_HOURS, type SavedSearchAlert, type SavedSearchesChangedEvent } from '@ruilplein/contracts';
-import { matches, roundKm, toVec, type ListingState, type MatchFilters, type Vec3, type Viewer } from '@ruilplein/search';
-import { createEvent, followStream, nowMs, outboxFields, wallClockMs, type Bus, type Connection, type Logger, type OutboxRelay, type StreamFeed, type Worker } from '@ruilplein/service-kit';
+import { EventEnvelopeSchema, eventRegistry, PREMIUM_HEAD_START_HOURS, SAVED_SEARCH_MATCHED_MAX_MEMBERS, type SavedSearchAlert, type SavedSearchesChangedEvent } from '@ruilplein/contracts';
+import { listingPasses, prepareListing, roundKm, viewerAt, viewerMay, type ListingState, type PreparedListing, type Vec3, type Viewer } from '@ruilplein/search';
+import { createEvent, followStream, nowMs, packedOutboxDocument, wallClockMs, type Bus, type Connection, type Logger, type OutboxRelay, type StreamFeed, type Worker } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 import { LIVE, listingCollection, listingsByIds } from '../listings/model.ts';
 import { fromDoc, type SearchService } from '../search/sync.ts';
 import { wishlistCollection } from '../wishlist/model.ts';
-import { chordKm, degreesOf, InterestBook, type BookSearch, type Interest } from './book.ts';
-import { inOrder, matchId, savedMatchCollection, savedSearchCollection, type SavedMatchCollection, type SavedMatchDoc, type SavedSearchCollection, type SavedSearchesDoc } from './model.ts';
+import { chordKm, compiledOf, degreesOf, InterestBook, type BookSearch, type Interest } from './book.ts';
+import { inOrder, matchPartIds, savedMatchCollection, savedSearchCollection, type MatchPass, type SavedMatchCollection, type SavedMatchDoc, type SavedSearchCollection, type SavedSearchesDoc } from './model.ts';
 
 /** The six-hour head start (search's rule): standard members are matched when it ends. */
 const HEAD_START_MS = PREMIUM_HEAD_START_HOURS * 3600_000;
@@ -15,6 +15,11 @@ const FRESH_MS = 10 * 60_000;
 /** How far back a start reads created listings, so head starts that end after a restart still alert. */
 const REPLAY_MS = HEAD_START_MS + 15 * 60_000;
 const LOAD_BATCH = 5000;
+/** Members per match document (one event each): a listing that reaches more is written in parts. */
+const MEMBERS_PER_DOC = SAVED_SEARCH_MATCHED_MAX_MEMBERS;
+/** How long match documents are kept: past any replay of created listings (REPLAY_MS), so no pass runs twice. */
+const HOUR_MS = 3600_000;
+const KEEP_MATCHES_MS = 2 * 24 * HOUR_MS;
 const ALERT_RANK: Record<SavedSearchAlert, number> = { direct: 2, digest: 1, off: 0 };
 
 export interface SavedAlertsDeps {
@@ -30,6 +35,8 @@ export interface SavedAlertsDeps {
   /** How often members who moved are filed again, and wishlists read again (removals are not announced). Default 60 s and 30 min. */
   refileMs?: number;
   wishlistReloadMs?: number;
+  /** How often the new-match counters are written (coalesced per search). Default 1 s. */
+  counterFlushMs?: number;
 }
 
 export interface SavedAlerts extends Worker {
@@ -42,25 +49,14 @@ export interface SavedAlerts extends Worker {
   viewerOf(userId: string, now: number): Viewer;
   /** A change this replica wrote: applied here at once (the stream brings it to the others). */
   applyChanged(event: SavedSearchesChangedEvent): void;
-  /** Matches one listing against the saved searches near it and queues the alerts; answers how many members were alerted. */
-  matchListing(listing: ListingState): Promise<number>;
+  /** Matches one listing against the saved searches near it and queues the alerts (pass: 'early' when created, 'open' when its head start ended); answers how many members were alerted. */
+  matchListing(listing: ListingState, pass?: MatchPass): Promise<number>;
   /** One head-start pass now: listings whose head start has ended are matched again (standard members see them now). */
   headStartPass(): Promise<number>;
 }
 
 export const bookSearchesOf = (searches: SavedSearchesChangedEvent['searches']): BookSearch[] =>
   searches.map((s) => ({ id: s.id, name: s.name, alert: s.alert, createdAt: Date.parse(s.createdAt), filters: s.filters }));
-
-/** The filters as `matches` takes them. */
-export const matchFiltersOf = (s: BookSearch): MatchFilters => ({
-  distanceKm: s.filters.distanceKm,
-  minValue: s.filters.minValue,
-  maxValue: s.filters.maxValue,
-  listingType: s.filters.listingType,
-  premium: s.filters.premium ?? false,
-  categoryIds: s.filters.categoryIds ?? [],
-  ...(s.filters.q ? { q: s.filters.q } : {}),
-});
 
 /**
  * Saved-search alerts on this replica: every member's saved searches (and wishlists, for the demand
@@ -76,7 +72,13 @@ export function startSavedAlerts(deps: SavedAlertsDeps): SavedAlerts {
   const listings = listingCollection(db);
   const wishlist = wishlistCollection(db);
   const placeOf = (userId: string) => search.engine.members.searcher(userId, 0).place;
-  const book = new InterestBook(placeOf);
+  const categoriesOf = (listingId: string) => {
+    const index = search.engine.index;
+    const slot = index.find(listingId);
+    return slot >= 0 && index.has(listingId) ? index.categoryIdsOf(slot) : undefined;
+  };
+  const book = new InterestBook(placeOf, categoriesOf);
+  const counters = new MatchCounters(searches, logger);
   /** Listings waiting for their head start to end, in creation order. */
   const waiting: { id: string; due: number }[] = [];
   const feeds: StreamFeed[] = [];
@@ -95,16 +97,16 @@ export function startSavedAlerts(deps: SavedAlertsDeps): SavedAlerts {
 
   const applyChanged = (event: SavedSearchesChangedEvent) => book.setSearches(event.userId, event.version, bookSearchesOf(event.searches));
 
-  const matchListing = async (listing: ListingState): Promise<number> => {
+  const matchListing = async (listing: ListingState, pass: MatchPass = 'early'): Promise<number> => {
     if (!listing.active) return 0;
     const now = nowMs();
-    const placed = typeof listing.latitude === 'number' && typeof listing.longitude === 'number';
-    const at = placed ? toVec(listing.latitude!, listing.longitude!) : undefined;
-    const found = findMatches(book, listing, at, viewerOf, search.hiddenFor(listing.ownerId), now, deps.categories?.());
+    const prepared = prepareListing(listing, deps.categories?.());
+    const found = findMatches(book, prepared, viewerOf, search.hiddenFor(listing.ownerId), now);
     if (!found.length) return 0;
-    const won = await queueAlerts({ matched, searches, logger }, listing, found, at, now);
-    for (const i of won) deps.relay.kick(matched.collectionName, matchId(listing.id, found[i]!.interest.userId));
-    return won.length;
+    const queued = await queueAlerts({ matched, logger }, listing, found, prepared.at, now, pass);
+    for (const id of queued.docIds) deps.relay.kick(matched.collectionName, id);
+    counters.add(queued.alerted);
+    return queued.alerted.length;
   };
 
   const headStartPass = async () => {
@@ -115,7 +117,7 @@ export function startSavedAlerts(deps: SavedAlertsDeps): SavedAlerts {
       while (n < waiting.length && n < 200 && waiting[n]!.due <= now) n++;
       const batch = waiting.splice(0, n);
       const docs = await listingsByIds(listings, batch.map((w) => w.id), LIVE);
-      for (const doc of docs) if (doc.active) alerted += await matchListing(fromDoc(doc));
+      for (const doc of docs) if (doc.active) alerted += await matchListing(fromDoc(doc), 'open');
     }
     return alerted;
   };
@@ -166,11 +168,14 @@ export function startSavedAlerts(deps: SavedAlertsDeps): SavedAlerts {
       book.setSearches(doc._id, doc.version, list);
     }
     await reloadWishlists();
-    await follow({ filterSubjects: ['listing.saved-search.changed', 'listing.wishlist.added'], startSeq: seq + 1 }, (type, payload) => {
+    await follow({ filterSubjects: ['listing.saved-search.changed', 'listing.wishlist.added', 'listing.wishlist.ended'], startSeq: seq + 1 }, (type, payload) => {
       if (type === 'listing.saved-search.changed') applyChanged(eventRegistry[type].parse(payload));
       else if (type === 'listing.wishlist.added') {
         const p = eventRegistry[type].parse(payload);
         book.addWish(p.userId, p.listingId);
+      } else if (type === 'listing.wishlist.ended') {
+        const p = eventRegistry[type].parse(payload);
+        book.endWishes(p.listingId, p.userIds);
       }
     });
     // A stream position (real time), as search's interest: the platform's clock may be moved.
@@ -179,6 +184,8 @@ export function startSavedAlerts(deps: SavedAlertsDeps): SavedAlerts {
     );
     timers.push(setInterval(() => void headStartPass().catch((err: unknown) => logger.warn({ err }, 'saved searches: head-start pass failed')), deps.headStartCheckMs ?? 30_000).unref());
     timers.push(setInterval(() => book.refile(), deps.refileMs ?? 60_000).unref());
+    timers.push(setInterval(() => void counters.flush(), deps.counterFlushMs ?? 1000).unref());
+    timers.push(setInterval(() => void forgetOldMatches(matched, nowMs() - KEEP_MATCHES_MS).catch((err: unknown) => logger.warn({ err }, 'saved searches: old match documents not removed')), HOUR_MS).unref());
     timers.push(setInterval(() => void reloadWishlists().catch((err: unknown) => logger.warn({ err }, 'saved searches: wishlists not read again')), deps.wishlistReloadMs ?? 30 * 60_000).unref());
     loaded = true;
     logger.info(book.size, 'saved searches loaded');
@@ -212,108 +219,152 @@ export function startSavedAlerts(deps: SavedAlertsDeps): SavedAlerts {
       await ready.catch(() => undefined);
       for (const feed of feeds) await feed.close();
       await Promise.all(loops);
+      await counters.flush();
     },
   };
 }
 
+type Found = { interest: Interest; hits: BookSearch[] };
+
 /**
- * Queues one alert per member found: the match document keyed by listing and member, inserted only
- * when absent, with `listing.saved-search.matched` in its outbox; then each matching search's
- * new-since-visit count. Answers the indexes (into `found`) this call inserted.
+ * Queues one alert per member found, in one write: the match document of this listing and pass
+ * (`<listing>:<pass>`, more parts past MEMBERS_PER_DOC members) names the members and carries one
+ * `listing.saved-search.matched` for them all in its outbox. Inserting it is the rule "once per listing": the
+ * replica (or redelivery) that gets the duplicate key alerts nobody. The open pass leaves out whom
+ * the early pass alerted. Answers who was alerted and the documents written (for the relay).
  */
 export async function queueAlerts(
-  stores: { matched: SavedMatchCollection; searches: SavedSearchCollection; logger: Logger },
+  stores: { matched: SavedMatchCollection; logger: Logger },
   listing: ListingState,
-  found: { interest: Interest; hits: BookSearch[] }[],
+  found: Found[],
   at: Vec3 | undefined,
   now: number,
-): Promise<number[]> {
-  const { matched, searches, logger } = stores;
+  pass: MatchPass,
+): Promise<{ alerted: Found[]; docIds: string[] }> {
+  const { matched } = stores;
+  let todo = found;
+  if (pass === 'open') {
+    const early = await membersOf(matched, listing.id, 'early');
+    if (early.size) todo = found.filter((f) => !early.has(f.interest.userId));
+  }
+  if (!todo.length) return { alerted: [], docIds: [] };
   const iso = new Date(now).toISOString();
-  const ops: mongo.AnyBulkWriteOperation<SavedMatchDoc>[] = found.map(({ interest, hits }) => {
-    // One alert per listing and member: the strongest alert among their matching searches, the first of those named.
-    const chosen = hits.reduce((best, s) => (ALERT_RANK[s.alert] > ALERT_RANK[best.alert] ? s : best));
-    const place = interest.place;
+  const parts = Math.ceil(todo.length / MEMBERS_PER_DOC);
+  const ids = matchPartIds(listing.id, pass, parts);
+  const docs: SavedMatchDoc[] = ids.map((_id, part) => {
+    const chunk = todo.slice(part * MEMBERS_PER_DOC, (part + 1) * MEMBERS_PER_DOC);
     const event = createEvent(eventRegistry, 'listing.saved-search.matched', {
-      userId: interest.userId,
       listingId: listing.id,
       title: listing.title,
-      distanceKm: place && at ? roundKm(chordKm(place, at)) : null,
-      searchId: chosen.id,
-      searchName: chosen.name,
-      alert: chosen.alert,
+      matches: chunk.map(({ interest, hits }) => {
+        // The strongest alert among their matching searches, the first of those named.
+        const chosen = hits.reduce((best, s) => (ALERT_RANK[s.alert] > ALERT_RANK[best.alert] ? s : best));
+        const place = interest.place;
+        return { userId: interest.userId, distanceKm: place && at ? roundKm(chordKm(place, at)) : null, searchId: chosen.id, searchName: chosen.name, alert: chosen.alert };
+      }),
       version: 1,
       at: iso,
     });
-    const _id = matchId(listing.id, interest.userId);
-    return {
-      updateOne: {
-        filter: { _id },
-        update: { $setOnInsert: { userId: interest.userId, listingId: listing.id, searchIds: hits.map((s) => s.id), at: new Date(now), ...outboxFields(event) } },
-        upsert: true,
-      },
-    };
+    return { _id, listingId: listing.id, pass, parts, members: chunk.map((f) => f.interest.userId), at: new Date(now), ...packedOutboxDocument(event) };
   });
-  const won = await upsertAll(matched, ops);
-  if (!won.length) return [];
-  const counts: mongo.AnyBulkWriteOperation<SavedSearchesDoc>[] = [];
-  for (const i of won) {
-    const { interest, hits } = found[i]!;
-    for (const s of hits) {
-      // Only while the search still exists: a deleted one must not come back as a counter.
-      counts.push({ updateOne: { filter: { _id: interest.userId, [`searches.${s.id}`]: { $exists: true } }, update: { $inc: { [`searches.${s.id}.newSinceVisit`]: 1 } } } });
-    }
+  try {
+    // Ordered: the first part is the claim; a duplicate there stops the rest.
+    await matched.insertMany(docs, { ordered: true });
+  } catch (err) {
+    const inserted = (err as { insertedCount?: number; result?: { insertedCount?: number } }).result?.insertedCount ?? (err as { insertedCount?: number }).insertedCount ?? 0;
+    if (!isDuplicate(err)) throw err;
+    // Another replica claimed it first: its alerts stand. (Parts after the claim are only ever ours.)
+    if (inserted === 0) return { alerted: [], docIds: [] };
+    return { alerted: todo.slice(0, inserted * MEMBERS_PER_DOC), docIds: ids.slice(0, inserted) };
   }
-  if (counts.length) await searches.bulkWrite(counts, { ordered: false }).catch((err: unknown) => logger.warn({ err, listingId: listing.id }, 'saved searches: new-match counters not raised'));
-  return won;
+  return { alerted: todo, docIds: ids };
+}
+
+const isDuplicate = (err: unknown) => (err as { code?: number }).code === 11000 || ((err as { writeErrors?: { code?: number }[] }).writeErrors ?? []).some((e) => e.code === 11000);
+
+/** The members a pass of this listing alerted (its documents read by `_id`). */
+async function membersOf(matched: SavedMatchCollection, listingId: string, pass: MatchPass): Promise<Set<string>> {
+  const [claim] = matchPartIds(listingId, pass, 1);
+  const first = await matched.findOne({ _id: claim! }, { projection: { members: 1, parts: 1 } });
+  if (!first) return new Set();
+  const members = new Set(first.members);
+  if (first.parts > 1) {
+    const rest = matchPartIds(listingId, pass, first.parts).slice(1);
+    for await (const doc of matched.find({ _id: { $in: rest } }, { projection: { members: 1 } })) for (const m of doc.members) members.add(m);
+  }
+  return members;
+}
+
+/** Match documents older than `before` (their outbox long published): no pass of theirs can run again. */
+async function forgetOldMatches(matched: SavedMatchCollection, before: number): Promise<void> {
+  await matched.deleteMany({ at: { $lt: new Date(before) }, outboxPending: { $ne: true } });
 }
 
 /**
- * The members whose saved searches `listing` (at `at`) matches, with those searches: never its owner
- * nor anyone either way blocked with them (`hidden`), by the search's own predicate.
+ * "x nieuw sinds je laatste bezoek": each alerted search's counter, raised in the background and
+ * coalesced per search, so queueing alerts stays one write. A counter raised by a replica that
+ * stops hard within the flush interval is lost (a count, never an alert).
  */
-export function findMatches(
-  book: InterestBook,
-  listing: ListingState,
-  at: Vec3 | undefined,
-  viewerOf: (userId: string, now: number) => Viewer,
-  hidden: ReadonlySet<string>,
-  now: number,
-  categories?: ReadonlyMap<string, { name: string }>,
-) {
-  const found: { interest: Interest; hits: BookSearch[] }[] = [];
-  book.near(at, (interest) => {
-    if (!interest.searches.length || interest.userId === listing.ownerId || hidden.has(interest.userId)) return;
-    const viewer = viewerOf(interest.userId, now);
-    const hits = interest.searches.filter((s) => matches(matchFiltersOf(s), listing, viewer, now, categories));
-    if (hits.length) found.push({ interest, hits });
-  });
-  return found;
+export class MatchCounters {
+  private pending = new Map<string, Map<string, number>>();
+  private flushing: Promise<void> = Promise.resolve();
+  private searches: SavedSearchCollection;
+  private logger: Logger;
+
+  constructor(searches: SavedSearchCollection, logger: Logger) {
+    this.searches = searches;
+    this.logger = logger;
+  }
+
+  add(alerted: readonly Found[]): void {
+    for (const { interest, hits } of alerted) {
+      let mine = this.pending.get(interest.userId);
+      if (!mine) this.pending.set(interest.userId, (mine = new Map()));
+      for (const s of hits) mine.set(s.id, (mine.get(s.id) ?? 0) + 1);
+    }
+  }
+
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (!this.pending.size) return;
+      const batch = this.pending;
+      this.pending = new Map();
+      const ops: mongo.AnyBulkWriteOperation<SavedSearchesDoc>[] = [];
+      for (const [userId, counts] of batch) {
+        for (const [id, n] of counts) {
+          // Only while the search still exists: a deleted one must not come back as a counter.
+          ops.push({ updateOne: { filter: { _id: userId, [`searches.${id}`]: { $exists: true } }, update: { $inc: { [`searches.${id}.newSinceVisit`]: n } } } });
+        }
+      }
+      await this.searches.bulkWrite(ops, { ordered: false }).catch((err: unknown) => this.logger.warn({ err, searches: ops.length }, 'saved searches: new-match counters not raised'));
+    });
+    return this.flushing;
+  }
 }
 
-/** Upserts that insert only when absent; answers the indexes of the operations that inserted (this replica's matches). */
-async function upsertAll(collection: mongo.Collection<SavedMatchDoc>, ops: mongo.AnyBulkWriteOperation<SavedMatchDoc>[]): Promise<number[]> {
-  // The driver refuses an empty batch: a listing nobody's search matches writes nothing.
-  if (!ops.length) return [];
-  try {
-    const result = await collection.bulkWrite(ops, { ordered: false });
-    // By the inserted ids, not the answer's indexes: FerretDB 1.24 numbers the upserts 0, 1, … among
-    // themselves when some operations matched an existing document (MongoDB gives each its operation's index).
-    const inserted = new Set(Object.values(result.upsertedIds).map(String));
-    return ops.flatMap((op, i) => ('updateOne' in op && inserted.has(String((op.updateOne.filter as { _id: string })._id)) ? [i] : []));
-  } catch (err) {
-    // Two replicas inserting one match at the same moment: one of them gets the duplicate key. Sort it out one by one.
-    if ((err as { code?: number }).code !== 11000 && !(err as { writeErrors?: unknown }).writeErrors) throw err;
-    const won: number[] = [];
-    for (const [i, op] of ops.entries()) {
-      if (!('updateOne' in op)) continue;
-      try {
-        const r = await collection.updateOne(op.updateOne.filter, op.updateOne.update as mongo.UpdateFilter<SavedMatchDoc>, { upsert: true });
-        if (r.upsertedCount === 1) won.push(i);
-      } catch (e) {
-        if ((e as { code?: number }).code !== 11000) throw e;
+/**
+ * The members whose saved searches `listing` matches, with those searches: never its owner nor
+ * anyone either way blocked with them (`hidden`), by the search's own predicate. The listing-only
+ * filters go first; a member's place and membership are read only for a search that passed them.
+ */
+export function findMatches(book: InterestBook, listing: PreparedListing, viewerOf: (userId: string, now: number) => Viewer, hidden: ReadonlySet<string>, now: number): Found[] {
+  const found: Found[] = [];
+  const ownerId = listing.state.ownerId;
+  book.nearSearches(listing.at, listing.state.categoryIds, (interest) => {
+    if (interest.userId === ownerId || hidden.has(interest.userId)) return;
+    let viewer: Viewer | undefined;
+    let at: Vec3 | undefined;
+    let hits: BookSearch[] | undefined;
+    for (const s of interest.searches) {
+      const c = compiledOf(s);
+      if (!listingPasses(c, listing)) continue;
+      if (!viewer) {
+        viewer = viewerOf(interest.userId, now);
+        at = viewerAt(viewer);
       }
+      if (viewerMay(c, listing, viewer, at, now)) (hits ??= []).push(s);
     }
-    return won;
-  }
+    if (hits) found.push({ interest, hits });
+  });
+  return found;
 }

@@ -27,16 +27,22 @@ export interface SavedSearchesDoc extends OutboxDoc {
   version: number;
 }
 
+/** A listing is matched when created (who may see it then: Premium members) and when its head start ends (everyone). */
+export type MatchPass = 'early' | 'open';
+
 /**
- * One listing matched for one member (`_id` `<listingId>:<userId>`): inserting it is the rule "one
- * notification per listing and member", whichever replica or redelivery gets there first, and it
- * carries the outbox of `listing.saved-search.matched`.
+ * One pass of one listing matched (`_id` `<listingId>:<pass>`, then `…:<pass>:<n>` for further
+ * parts): inserting the first part is the rule "one notification per listing and member", whichever
+ * replica or redelivery gets there first. It names the members alerted and carries their
+ * `listing.saved-search.matched` events in its outbox.
  */
 export interface SavedMatchDoc extends OutboxDoc {
   _id: string;
-  userId: string;
   listingId: string;
-  searchIds: string[];
+  pass: MatchPass;
+  /** How many documents this pass wrote. */
+  parts: number;
+  members: string[];
   at: Date;
 }
 
@@ -45,7 +51,8 @@ export const savedMatchCollection = (db: Connection) => collection<SavedMatchDoc
 export type SavedSearchCollection = mongo.Collection<SavedSearchesDoc>;
 export type SavedMatchCollection = mongo.Collection<SavedMatchDoc>;
 
-export const matchId = (listingId: string, userId: string) => `${listingId}:${userId}`;
+/** The ids of a pass's documents: the first is the claim. */
+export const matchPartIds = (listingId: string, pass: MatchPass, parts: number) => Array.from({ length: parts }, (_, k) => (k ? `${listingId}:${pass}:${k}` : `${listingId}:${pass}`));
 
 export function present(id: string, s: StoredSearch): SavedSearch {
   return {

@@ -15,21 +15,24 @@ export function consumeListing(bus: Bus, db: Connection, ctx: NotificationContex
     logger,
     handler: async (event) => {
       if (event.type === 'listing.saved-search.matched') {
-        const m = event.payload;
-        const distance = m.distanceKm === null ? '' : `, ${String(m.distanceKm).replace('.', ',')} km`;
-        await notify(
-          ctx,
-          {
-            userId: m.userId,
-            kind: 'saved-search',
-            source: `s${m.listingId}`,
-            at: new Date(m.at),
-            title: `Nieuw voor "${m.searchName}": ${m.title}${distance}`,
-            body: `Een nieuwe listing past bij je bewaarde zoekopdracht "${m.searchName}".`,
-            link: `/dashboard/listing/${m.listingId}`,
-          },
-          { mail: m.alert },
-        );
+        const e = event.payload;
+        // One by one, as for wishlists: a redelivery part-way through repeats nothing already made.
+        for (const m of e.matches) {
+          const distance = m.distanceKm === null ? '' : `, ${String(m.distanceKm).replace('.', ',')} km`;
+          await notify(
+            ctx,
+            {
+              userId: m.userId,
+              kind: 'saved-search',
+              source: `s${e.listingId}`,
+              at: new Date(e.at),
+              title: `Nieuw voor "${m.searchName}": ${e.title}${distance}`,
+              body: `Een nieuwe listing past bij je bewaarde zoekopdracht "${m.searchName}".`,
+              link: `/dashboard/listing/${e.listingId}`,
+            },
+            { mail: m.alert },
+          );
+        }
         return;
       }
       if (event.type !== 'listing.wishlist.ended') return;
