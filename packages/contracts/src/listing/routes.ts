@@ -225,6 +225,19 @@ const keywords = z.preprocess(
     .transform((v) => (v?.trim() ? v.trim() : undefined)),
 );
 
+/** Category ids in a query string: a comma list or the parameter repeated, at most `max`. */
+const categoryIdList = (max: number) =>
+  z
+    .preprocess(
+      (v) =>
+        (Array.isArray(v) ? v : v === undefined ? [] : [v])
+          .flatMap((item) => String(item).split(','))
+          .map((id) => id.trim())
+          .filter(Boolean),
+      z.array(z.string().max(60, SEARCH_MESSAGES.invalidCategory)).max(max, SEARCH_MESSAGES.invalidCategory),
+    )
+    .optional();
+
 export const ListingSearchQuerySchema = z
   .object({
     /** Keywords (issue 23): title, description and category names, the Dutch way; the answer is then by relevance. */
@@ -236,17 +249,7 @@ export const ListingSearchQuerySchema = z
     distanceKm: queryNumber(SEARCH_MESSAGES.invalidDistance, (n) => n > 0 && n <= SEARCH_MAX_DISTANCE_KM),
     /** true: only Premium listings; false or absent: every listing the caller may see. */
     premium: queryEnum(['true', 'false'] as const, SEARCH_MESSAGES.invalidPremium).transform((v) => v === 'true'),
-    /** A comma list (or repeated). */
-    categoryIds: z
-      .preprocess(
-        (v) =>
-          (Array.isArray(v) ? v : v === undefined ? [] : [v])
-            .flatMap((item) => String(item).split(','))
-            .map((id) => id.trim())
-            .filter(Boolean),
-        z.array(z.string().max(60, SEARCH_MESSAGES.invalidCategory)).max(50, SEARCH_MESSAGES.invalidCategory),
-      )
-      .optional(),
+    categoryIds: categoryIdList(50),
     listingType: queryEnum(LISTING_TYPES, SEARCH_MESSAGES.invalidType),
     barterMode: queryEnum(BARTER_MODES, SEARCH_MESSAGES.invalidBarterMode),
   })
@@ -292,16 +295,7 @@ export type InventoryItem = z.infer<typeof InventoryItemSchema>;
 /** What a listing about to be placed would be: its categories and words, around the caller's place. */
 export const DemandQuerySchema = z
   .object({
-    categoryIds: z
-      .preprocess(
-        (v) =>
-          (Array.isArray(v) ? v : v === undefined ? [] : [v])
-            .flatMap((item) => String(item).split(','))
-            .map((id) => id.trim())
-            .filter(Boolean),
-        z.array(z.string().max(60, SEARCH_MESSAGES.invalidCategory)).max(20, SEARCH_MESSAGES.invalidCategory),
-      )
-      .optional(),
+    categoryIds: categoryIdList(20),
     q: z.preprocess(
       (v) => (Array.isArray(v) ? v[0] : v),
       z.string().trim().max(SAVED_SEARCH_QUERY_MAX_LENGTH, SAVED_SEARCH_MESSAGES.invalidQuery).refine(isCleanLine, TEXT_MESSAGES.forbiddenCharacters).optional(),
