@@ -214,6 +214,14 @@ describe('the search page', () => {
     await page.goto('/dashboard/search');
     await area().getByRole('heading', { name: 'Zoeken', level: 1 }).waitFor();
     await page.getByTestId('search-map').waitFor();
+    // Leaflet draws the map, its stylesheet in the page once (from @ruilplein/ui's loader; it was in two bundles).
+    await area().locator('[data-testid="search-map"].leaflet-container').waitFor();
+    const leafletSheets = await page.evaluate(() => {
+      type Sheet = { cssRules: ArrayLike<{ cssText: string }> };
+      const sheets = Array.from((globalThis as unknown as { document: { styleSheets: ArrayLike<Sheet> } }).document.styleSheets);
+      return sheets.filter((sheet) => Array.from(sheet.cssRules).some((rule) => rule.cssText.startsWith('.leaflet-pane'))).length;
+    });
+    expect(leafletSheets).toBe(1);
     // 25 km and 0 to 100 euro: not the camera (900), not the far bank, not the fresh lamp, not the premium vinyl.
     await expectShown([FIETS, GITAARLES, OPPASSEN, BIJLES]);
     const fiets = card(FIETS);
@@ -272,6 +280,42 @@ describe('the search page', () => {
 
     await settle(page);
     await expectAccessible(page, '/dashboard/search with results');
+  });
+
+  it("on a phone (390x844) puts the filters behind 'Filters (n)' with the result count, the results on the first screen; wider screens as before", async () => {
+    await as(viewer);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cat1 = categories[0]!;
+    // Three filters differ from the defaults: distance, kind and a category.
+    await page.goto(`/dashboard/search?distance=200&type=item&categories=${cat1.id}`);
+    const toggle = area().getByRole('button', { name: 'Filters (3)' });
+    await toggle.waitFor();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await cards().first().waitFor();
+    // The count beside the button is the result list's own.
+    const status = area().getByRole('status').filter({ hasText: /listings?/ });
+    await expect.poll(async () => (await area().getByTestId('phone-result-count').innerText()).trim(), { timeout: 15_000 }).toBe((await status.innerText()).trim());
+    const slider = area().getByLabel(/^Afstand/);
+    expect(await slider.isVisible(), 'the filters wait behind the button').toBe(false);
+    const top = (await cards().first().boundingBox())!.y;
+    expect(top, `the first result starts on the first screen (at ${top} px)`).toBeLessThan(844 - 100);
+    await settle(page);
+    await expectAccessible(page, '/dashboard/search on a phone, filters closed');
+
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await slider.waitFor();
+    await area().getByRole('radio', { name: 'Beide' }).check();
+    await area().getByRole('button', { name: 'Filters (2)' }).waitFor();
+    await expectAccessible(page, '/dashboard/search on a phone, filters open');
+    await area().getByRole('button', { name: 'Filters (2)' }).click();
+    await slider.waitFor({ state: 'hidden' });
+
+    // A desktop screen: the filters beside the results, no button.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await slider.waitFor();
+    expect(await area().getByRole('button', { name: /^Filters/ }).isVisible()).toBe(false);
+    expect(await area().getByTestId('phone-result-count').isVisible()).toBe(false);
   });
 
   it("says 'Geen listings gevonden.' when nothing is in reach", async () => {
@@ -449,8 +493,9 @@ describe("the dashboard's 'Trending in je buurt'", () => {
     const section = page.locator('section[aria-labelledby="trending"]');
     await section.getByRole('heading', { name: 'Trending in je buurt' }).waitFor();
     const trending = section.getByTestId('trending-card');
-    // 5 km (the default): nothing of the owner 10 km away.
-    expect(await section.getByRole('radio', { name: '5 km', exact: true }).isChecked()).toBe(true);
+    // 5 km (the default) holds nothing: the owner is 10 km away. So the dashboard looks as far as 25 km, and says so (issue 27).
+    await section.getByTestId('trending-widened').waitFor();
+    expect(await section.getByRole('radio', { name: '25 km', exact: true }).isChecked()).toBe(true);
     await section.getByRole('radio', { name: '25 km', exact: true }).check();
     await expect.poll(() => trending.count(), { timeout: 15_000 }).toBe(6);
     await section.getByRole('button', { name: 'Laad meer' }).click();

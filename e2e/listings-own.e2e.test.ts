@@ -43,6 +43,11 @@ const png = (red: number, green: number, blue: number) =>
     .toBuffer();
 
 const file = async (name: string, rgb: [number, number, number]) => ({ name, mimeType: 'image/png', buffer: await png(...rgb) });
+/** A PNG of random pixels (about 1.4 MB, it does not compress): an upload that takes a while on a slowed line. */
+const noise = async (name: string) => {
+  const raw = Buffer.from(Array.from({ length: 800 * 600 * 3 }, () => Math.floor(Math.random() * 256)));
+  return { name, mimeType: 'image/png', buffer: await sharp(raw, { raw: { width: 800, height: 600, channels: 3 } }).png().toBuffer() };
+};
 
 /** Places a listing through the API, as the form does (multipart with the create call's names). */
 async function createListing(session: Session, title: string): Promise<Response> {
@@ -72,17 +77,28 @@ const red = 'rgb(179, 38, 30)';
 type InPage = { getComputedStyle(element: unknown): { color: string }; document: { activeElement: unknown; body: { innerText: string } } };
 const colourOf = (locator: Locator) => locator.evaluate((element) => (globalThis as unknown as InPage).getComputedStyle(element).color);
 const hasFocus = (locator: Locator) => locator.evaluate((element) => (globalThis as unknown as InPage).document.activeElement === element);
-/**
- * Waits for a text that shows only briefly (a success notice before the 150 ms redirect): checked on
- * every frame, so start waiting before the action that shows it.
- */
-function flash(text: string): Promise<unknown> {
-  // A function, not a string: the page's CSP forbids evaluating strings.
-  const shown = page.waitForFunction((wanted) => (globalThis as unknown as InPage).document.body.innerText.includes(wanted), text, { polling: 'raf', timeout: 15_000 });
-  shown.catch(() => undefined); // awaited by the test; not an unhandled rejection when the test failed earlier
-  return shown;
-}
 const submit = () => page.getByRole('button', { name: 'Listing Toevoegen' }).click();
+type ChosenFile = { name: string; mimeType: string; buffer: Buffer };
+const photoButton = () => page.getByRole('button', { name: 'Afbeeldingen kiezen' });
+/** Chooses photos through the form's Dutch control: its button opens the browser's file chooser (by Enter when `key`). */
+async function choosePhotos(files: ChosenFile[], key = false): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  if (key) {
+    await photoButton().focus();
+    await page.keyboard.press('Enter');
+  } else await photoButton().click();
+  await (await chooser).setFiles(files);
+}
+/** After a save the form gives way to its confirmation, which has the focus and links to the listing. */
+async function confirmed(message: string): Promise<string> {
+  const shown = page.getByText(`✅ ${message}`, { exact: true });
+  await shown.waitFor();
+  // The focus moves to it once it is shown.
+  await page.waitForFunction((text) => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent === text, `✅ ${message}`);
+  const href = await page.getByRole('link', { name: 'Bekijk je listing' }).getAttribute('href');
+  expect(href).toMatch(/^\/dashboard\/listing\/[0-9a-f]{24}$/);
+  return href!;
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -111,9 +127,22 @@ describe('own listings in the browser', () => {
     await page.getByRole('heading', { name: 'Nieuwe Listing Toevoegen' }).waitFor();
     await page.getByRole('checkbox', { name: category.name, exact: true }).waitFor();
 
+    // Required fields are marked: the form says what the star means, the fields are required to assistive technology too.
+    await page.getByText('Velden met * zijn verplicht.').waitFor();
+    const title = page.getByLabel('Titel', { exact: true });
+    expect(await title.getAttribute('required')).not.toBeNull();
+    expect(await page.getByLabel('Beschrijving', { exact: true }).getAttribute('required')).not.toBeNull();
+    await page.getByRole('group', { name: 'Categorieën (verplicht)' }).waitFor();
+    await page.getByRole('group', { name: 'Afbeeldingen (verplicht)' }).waitFor();
+    await page.getByText('Nog geen afbeeldingen gekozen').waitFor();
+    // Who sees a new listing: Premium members only for the head start.
+    await page.getByText(LISTING_MESSAGES.headStart, { exact: false }).waitFor();
+
+    // Each problem shows under its field, which gets the focus.
     await submit();
     await notice('❌ Titel is verplicht.').waitFor();
-    const title = page.getByLabel('Titel', { exact: true });
+    expect(await hasFocus(title)).toBe(true);
+    expect(await title.getAttribute('aria-describedby')).toContain((await notice('❌ Titel is verplicht.').getAttribute('id'))!);
     await title.fill('x'.repeat(95));
     // Red above 90 characters (the red of the design tokens), never more than 100.
     const counter = page.getByText('95 / 100 tekens');
@@ -125,23 +154,28 @@ describe('own listings in the browser', () => {
 
     await submit();
     await notice('❌ Beschrijving is verplicht.').waitFor();
+    expect(await hasFocus(page.getByLabel('Beschrijving', { exact: true }))).toBe(true);
     await page.getByLabel('Beschrijving', { exact: true }).fill('Een snelle racefiets.');
     const value = page.getByLabel('Geschatte waarde in euro (optioneel)');
     await value.fill('twaalf');
     await submit();
     await notice('❌ Geschatte waarde moet een geldig nummer zijn.').waitFor();
     expect(await value.getAttribute('aria-invalid')).toBe('true');
+    expect(await hasFocus(value)).toBe(true);
     await value.fill('12,50');
     await submit();
     await notice('❌ Upload minstens 1 afbeelding.').waitFor();
+    expect(await hasFocus(photoButton())).toBe(true);
 
-    const photos = page.getByLabel('Afbeeldingen', { exact: true });
-    await photos.setInputFiles([{ name: 'notities.txt', mimeType: 'text/plain', buffer: Buffer.from('geen foto') }]);
+    // The Dutch photo control, by keyboard: Enter on its button opens the file chooser.
+    await choosePhotos([{ name: 'notities.txt', mimeType: 'text/plain', buffer: Buffer.from('geen foto') }], true);
     await notice('❌ Alleen afbeeldingen zijn toegestaan.').waitFor();
-    await photos.setInputFiles([await file('rood.png', [200, 30, 30])]);
+    await choosePhotos([await file('rood.png', [200, 30, 30])], true);
+    await page.getByText('1 afbeelding gekozen').waitFor();
     await page.getByTestId('carousel-counter').filter({ hasText: 'Afbeelding 1 van 1' }).waitFor();
     await submit();
     await notice('❌ Selecteer minstens 1 categorie.').waitFor();
+    expect(await hasFocus(page.getByRole('group', { name: 'Categorieën (verplicht)' }))).toBe(true);
     await expectAccessible(page, '/dashboard/add-listing with a refusal and a preview');
 
     // A member without Premium: premium categories locked, the listing public with a link to the membership.
@@ -160,7 +194,12 @@ describe('own listings in the browser', () => {
     await page.getByLabel('Beschrijving', { exact: true }).fill('Een snelle racefiets, maat 56.');
     await page.getByLabel('Geschatte waarde in euro (optioneel)').fill('125,50');
     await page.getByRole('checkbox', { name: category.name, exact: true }).check();
-    await page.getByLabel('Afbeeldingen', { exact: true }).setInputFiles([await file('voor.png', [200, 30, 30]), await file('achter.png', [30, 30, 200])]);
+    await choosePhotos([await file('voor.png', [200, 30, 30]), await file('achter.png', [30, 30, 200])]);
+    // The chosen photos in the control: a thumbnail and a name each, and how many.
+    await page.getByText('2 afbeeldingen gekozen').waitFor();
+    const chosen = page.getByRole('list', { name: 'Gekozen afbeeldingen' });
+    await chosen.getByText(/^voor\.png \(/).waitFor();
+    expect(await chosen.locator('img').count()).toBe(2);
 
     // The preview: 'Afbeelding x van n', the arrows, the keyboard, and a full-screen dialog that Escape closes.
     const counter = page.getByTestId('carousel-counter');
@@ -183,22 +222,44 @@ describe('own listings in the browser', () => {
     // A chosen photo can be taken out again.
     await page.getByRole('button', { name: 'Verwijderen achter.png' }).click();
     await counter.filter({ hasText: 'Afbeelding 1 van 1' }).waitFor();
-    await page.getByLabel('Afbeeldingen', { exact: true }).setInputFiles([await file('achter.png', [30, 30, 200])]);
+    expect(await hasFocus(photoButton()), 'the focus stays in the control').toBe(true);
+    // A large photo, sent over a slowed upload: the bar goes up in steps, then 'Verwerken…' until the answer.
+    await choosePhotos([await noise('achter.png')]);
     await counter.filter({ hasText: 'Afbeelding 1 van 2' }).waitFor();
-
-    // Slowed down, so the busy state and the upload's progress can be seen.
-    await page.route('**/api/listing/create', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      await route.continue();
-    });
-    const created = flash(`✅ ${LISTING_MESSAGES.created}`);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 512 * 1024 });
+    // Every frame, the upload's state as shown: text and the bar's value.
+    const seen = page.evaluate(
+      () =>
+        new Promise<string[]>((resolve) => {
+          const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null; querySelector(s: string): { getAttribute(n: string): string | null } | null } | null } }).document;
+          const states: string[] = [];
+          let started = false;
+          const look = () => {
+            const box = doc.querySelector('[data-testid="upload-progress"]');
+            if (box) {
+              started = true;
+              const state = `${box.textContent ?? ''}|${box.querySelector('progress')?.getAttribute('value') ?? 'bezig'}`;
+              if (states.at(-1) !== state) states.push(state);
+            } else if (started) return resolve(states);
+            (globalThis as unknown as { requestAnimationFrame(f: () => void): void }).requestAnimationFrame(look);
+          };
+          look();
+        }),
+    );
     await submit();
     await page.getByRole('button', { name: 'Bezig...' }).waitFor();
-    await page.getByRole('progressbar').waitFor();
-    await created;
+    const bikeHref = await confirmed(LISTING_MESSAGES.created);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const states = await seen;
+    const fractions = states.map((state) => Number(state.split('|')[1])).filter((value) => value > 0 && value < 1);
+    expect(fractions.length, `steps between 0 and 100%: ${states.join(', ')}`).toBeGreaterThanOrEqual(2);
+    expect(states.at(-1), 'processing after the upload').toBe('Verwerken…|bezig');
+    await expectAccessible(page, '/dashboard/add-listing after saving');
+    await page.getByRole('link', { name: 'Naar Mijn Listings' }).click();
     await page.waitForURL('**/dashboard/my-listings');
-    await page.unroute('**/api/listing/create');
     await tile('Racefiets').getByText('Item', { exact: true }).waitFor();
+    expect(await tile('Racefiets').getByRole('link', { name: 'Racefiets' }).getAttribute('href')).toBe(bikeHref);
 
     await page.getByRole('link', { name: 'Nieuwe Listing' }).click();
     await page.getByRole('radio', { name: 'Dienst' }).check();
@@ -206,9 +267,11 @@ describe('own listings in the browser', () => {
     await page.getByLabel('Titel', { exact: true }).fill('Tuin snoeien');
     await page.getByLabel('Beschrijving', { exact: true }).fill('Ik snoei je heg en struiken.');
     await page.getByRole('checkbox', { name: category.name, exact: true }).check();
-    await page.getByLabel('Afbeeldingen', { exact: true }).setInputFiles([await file('heg.png', [30, 160, 60])]);
+    await choosePhotos([await file('heg.png', [30, 160, 60])]);
     await submit();
-    await page.waitForURL('**/dashboard/my-listings');
+    await page.getByRole('link', { name: 'Bekijk je listing' }).click();
+    await page.getByRole('heading', { name: 'Tuin snoeien' }).waitFor();
+    await page.goto('/dashboard/my-listings');
     const service = tile('Tuin snoeien');
     await service.getByText('Dienst', { exact: true }).waitFor();
     await service.getByText('Accepteert ook spullen').waitFor();
@@ -239,15 +302,11 @@ describe('own listings in the browser', () => {
     await page.getByRole('button', { name: 'Listing Bijwerken' }).click();
     await notice('Titel is verplicht.').waitFor();
     await title.fill('Racefiets (gereviseerd)');
-    await page.getByLabel('Afbeeldingen', { exact: true }).setInputFiles([
-      await file('nieuw-1.png', [250, 200, 0]),
-      await file('nieuw-2.png', [0, 200, 250]),
-      await file('nieuw-3.png', [120, 0, 120]),
-    ]);
+    await choosePhotos([await file('nieuw-1.png', [250, 200, 0]), await file('nieuw-2.png', [0, 200, 250]), await file('nieuw-3.png', [120, 0, 120])]);
     await page.getByTestId('carousel-counter').filter({ hasText: 'Afbeelding 1 van 3' }).waitFor();
-    const updated = flash(`✅ ${LISTING_MESSAGES.updated}`);
     await page.getByRole('button', { name: 'Listing Bijwerken' }).click();
-    await updated;
+    expect(await confirmed(LISTING_MESSAGES.updated)).toBe(`/dashboard/listing/${before.id}`);
+    await page.getByRole('link', { name: 'Naar Mijn Listings' }).click();
     await page.waitForURL('**/dashboard/my-listings');
     await tile('Racefiets (gereviseerd)').waitFor();
 
@@ -313,7 +372,7 @@ describe('own listings in the browser', () => {
     await page.getByLabel('Titel', { exact: true }).fill('Boek 6');
     await page.getByLabel('Beschrijving', { exact: true }).fill('Nog een boek.');
     await page.getByRole('checkbox', { name: category.name, exact: true }).check();
-    await page.getByLabel('Afbeeldingen', { exact: true }).setInputFiles([await file('boek.png', [90, 60, 30])]);
+    await choosePhotos([await file('boek.png', [90, 60, 30])]);
     await submit();
     await notice(`❌ Fout: ${LISTING_MESSAGES.activeLimit}`).waitFor();
     expect(page.url()).toMatch(/\/dashboard\/add-listing$/);

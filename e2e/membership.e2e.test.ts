@@ -2,15 +2,18 @@
 // checkout change nothing; Mila upgrades through the local checkout, returns to 'Abonnement
 // geactiveerd!', gets the badge, places a sixth listing and makes a third offer of the day; she
 // cancels, keeps Premium until the end date, and loses it once the clock passes that date.
+// Issue 27: a receipt mail after paying and a mail after cancelling; the cancel notice says until
+// when Premium lasts and what then; the sidebar's toggle never covers the Premium badge.
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PAYMENT_MESSAGES, type Category } from '@ruilplein/contracts/browser';
+import { mkdir } from 'node:fs/promises';
+import { formatEuros, PAYMENT_MESSAGES, PREMIUM_PRICE_CENTS, type Category } from '@ruilplein/contracts/browser';
 import { account, call, createListing, json, openCategory, type Account } from './api.ts';
 import { describeLesserFindings, expectAccessible, lesserFindings } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
-import { logInWithForm } from './members.ts';
+import { logInWithForm, mailsTo } from './members.ts';
 import { moveClock, platform } from './platform.ts';
 
 const tag = randomUUID().slice(0, 6);
@@ -93,6 +96,42 @@ describe('upgrading', () => {
     await page.getByRole('heading', { name: 'Bedankt voor je upgrade!' }).waitFor();
   });
 
+  it('a receipt comes by mail, with the amount and the end of the period', async () => {
+    await expect.poll(async () => (await mailsTo(mila.email)).map((m) => m.subject), { timeout: 15_000 }).toContain('Betaalbewijs: Ruilplein Premium');
+    const mail = (await mailsTo(mila.email)).find((m) => m.subject === 'Betaalbewijs: Ruilplein Premium')!;
+    expect(mail.text).toContain(`Bedrag: ${formatEuros(PREMIUM_PRICE_CENTS)} (incl. btw)`);
+    expect(mail.text).toMatch(/Premium tot: \d{1,2} \w+ \d{4}/);
+  });
+
+  it.each([
+    [1280, 800],
+    [390, 844],
+  ])('the sidebar at %ix%i: the menu toggle never covers the Premium badge', async (width, height) => {
+    await page.setViewportSize({ width, height });
+    try {
+      await page.goto('/dashboard');
+      const sidebar = page.getByRole('navigation', { name: 'Dashboard' });
+      const badge = sidebar.getByTestId('premium-badge');
+      await badge.waitFor();
+      const toggle = sidebar.getByRole('button', { name: /^Menu (openen|sluiten)$/ });
+      // Open (the phone starts collapsed) and closed: the two boxes never meet, and each is inside the sidebar.
+      for (let round = 0; round < 2; round++) {
+        const [b, t, nav] = await Promise.all([badge.boundingBox(), toggle.boundingBox(), sidebar.boundingBox()]);
+        const apart = b!.x + b!.width <= t!.x || t!.x + t!.width <= b!.x || b!.y + b!.height <= t!.y || t!.y + t!.height <= b!.y;
+        expect(apart, `badge ${JSON.stringify(b)} and toggle ${JSON.stringify(t)}`).toBe(true);
+        expect(t!.x + t!.width).toBeLessThanOrEqual(nav!.x + nav!.width + 0.5);
+        await mkdir('/tmp/h27/shots', { recursive: true });
+        await page.screenshot({ path: `/tmp/h27/shots/sidebar-${width}x${height}-${await toggle.getAttribute('aria-expanded')}.png` });
+        await toggle.click();
+      }
+      await page.goto('/dashboard/search');
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.screenshot({ path: `/tmp/h27/shots/search-${width}x${height}.png`, fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+  });
+
   it('a sixth listing and a third offer of the day are allowed now', async () => {
     await page.goto('/dashboard/my-listings');
     await page.getByRole('link', { name: /Nieuwe Listing/ }).waitFor();
@@ -110,9 +149,17 @@ describe('cancelling', () => {
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText(`Je houdt Premium tot ${until}.`).waitFor();
     await dialog.getByRole('button', { name: 'Opzeggen', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: PAYMENT_MESSAGES.cancelled }).waitFor();
+    // The seed's words, then what they mean: Premium lasts until that date, and after it the Standard limits.
+    const notice = page.getByRole('status').filter({ hasText: PAYMENT_MESSAGES.cancelled });
+    await notice.waitFor();
+    expect(await notice.innerText()).toBe(
+      `${PAYMENT_MESSAGES.cancelled} Je houdt Premium tot ${until}. Daarna word je weer Standaard-lid: je kunt dan tot 5 actieve listings hebben en 2 ruilverzoeken per dag doen. Wat je al hebt geplaatst blijft staan, en je kunt altijd opnieuw Premium nemen.`,
+    );
     await page.getByText('Je abonnement is opgezegd').waitFor();
+    expect(await page.getByTestId('after-cancel').innerText()).toContain(`Je houdt Premium tot ${until}. Daarna word je weer Standaard-lid`);
     expect(await page.getByTestId('premium-until').innerText()).toBe(until);
+    // And by mail.
+    await expect.poll(async () => (await mailsTo(mila.email)).find((m) => m.subject === 'Je Premium-abonnement is opgezegd')?.text ?? '', { timeout: 15_000 }).toContain(`Je houdt Premium tot ${until}.`);
     expect(await page.getByTestId('premium-badge').count()).toBeGreaterThan(0);
     await expectAccessible(page, '/dashboard/membership after cancelling');
 

@@ -5,6 +5,7 @@
 // and his offer is cancelled; once the clock passes the date he uses the platform again. Three
 // warnings suspend Gijs automatically. Eva reaches no admin page and no admin route.
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
 import { account, call, createListing, json, openCategory, signIn, type Account } from './api.ts';
 import { describeLesserFindings, expectAccessible, lesserFindings } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
-import { logInWithForm } from './members.ts';
+import { logInWithForm, registerMember, type Member } from './members.ts';
 import { moveClock, platform } from './platform.ts';
 
 const tag = randomUUID().slice(0, 6);
@@ -28,6 +29,15 @@ let eva: Account;
 let finn: Account;
 let gijs: Account;
 let hugo: Account;
+let ivo: Account;
+let ivosListing = '';
+/** Not activated (so her row has three buttons) and with a long address: the widest row the list has. */
+const wilhelmina: Member = {
+  firstName: 'Wilhelmina',
+  lastName: 'van den Berg-Oosterhuis',
+  email: `wilhelmina.vandenberg-oosterhuis.${tag}@voorbeeldgemeente-utrechtseheuvelrug.nl`,
+  password: DEMO_PASSWORD,
+};
 let admin: { id: string; token: string };
 let finnsListing = '';
 let offerId = 0;
@@ -46,10 +56,12 @@ beforeAll(async () => {
   browser = await launchBrowser();
   mongo = await MongoClient.connect(platform().mongoUrl);
   category = await openCategory();
-  [eva, finn, gijs, hugo] = (await Promise.all(['Eva', 'Finn', 'Gijs', 'Hugo'].map(account))) as [Account, Account, Account, Account];
+  [eva, finn, gijs, hugo, ivo] = (await Promise.all(['Eva', 'Finn', 'Gijs', 'Hugo', 'Ivo'].map(account))) as [Account, Account, Account, Account, Account];
   admin = await signIn({ email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD });
   finnsListing = await createListing(mongo, category, finn, `Partytent ${tag}`);
   const hugosListing = await createListing(mongo, category, hugo, `Grasmaaier ${tag}`);
+  ivosListing = await createListing(mongo, category, ivo, `Boormachine ${tag}`);
+  await registerMember(wilhelmina, { activate: false });
   const offer = await call<{ id: number }>('/api/tradeoffer/create', {
     ...json({ senderID: finn.id, receiverID: hugo.id, listingOfferedOnID: hugosListing, message: '', items: [{ listingID: hugosListing, userID: hugo.id }, { listingID: finnsListing, userID: finn.id }] }),
     token: finn.token,
@@ -60,6 +72,7 @@ beforeAll(async () => {
   await windowOf('finn', finn);
   await windowOf('gijs', gijs);
   await windowOf('hugo', hugo);
+  await windowOf('ivo', ivo);
   await windowOf('admin', { email: DEMO_ADMIN_EMAIL, password: DEMO_PASSWORD });
 });
 afterAll(async () => {
@@ -150,14 +163,22 @@ describe('the admin', () => {
     const until = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
     await ban.getByLabel('Reden').fill('Herhaaldelijk schelden in de chat');
     await ban.getByLabel(/Geblokkeerd tot/).fill(until);
+    // Finn is looking at his offers while the admin bans him.
+    const finnsPage = windows.get('finn')!.page;
+    await finnsPage.goto('/dashboard/offers');
+    await finnsPage.getByRole('heading', { name: 'Jouw Ruilaanbiedingen' }).waitFor();
     await ban.getByRole('button', { name: 'Ban', exact: true }).click();
+    // Issue 27: the ban asks first, naming the member and the day.
+    const confirmation = page.getByRole('alertdialog', { name: 'Bevestigen' });
+    await confirmation.getByText(`${finn.firstName} ${finn.lastName} tot ${longDate(`${until}T12:00:00Z`)} wilt bannen`).waitFor();
+    await expectAccessible(page, 'the ban confirmation');
+    await confirmation.getByRole('button', { name: 'Bannen', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Gebruiker geband.' }).waitFor();
 
-    // Finn was looking at his offers; his next step shows why he can go no further.
-    const finnsPage = pageOf('finn');
+    // Finn's open page goes to /geblokkeerd at once, through the notification hub, without a step of his (issue 27).
+    pageOf('finn');
     const status = await call<{ blocked: boolean; unblockDate: string }>('/api/user/status', { token: (await signIn(finn)).token });
     expect(status.body.blocked).toBe(true);
-    await finnsPage.goto('/dashboard/offers');
     await finnsPage.waitForURL('**/geblokkeerd');
     await finnsPage.getByText('Je bent geblokkeerd door een admin.').waitFor();
     // The day the admin picked: the ban ends as that day begins in the Netherlands.
@@ -186,6 +207,109 @@ describe('the admin', () => {
     expect(new URL(page.url()).pathname).toBe('/dashboard/search');
     expect((await call('/api/user/my', { token: (await signIn(finn)).token })).status).toBe(200);
     await moveClock(0);
+  });
+});
+
+// Issue 27: the admin's user list at 1280 px: one member found is '1 gebruiker', no button is cut
+// off; a ban from the list asks first (cancelling changes nothing), the row then shows the
+// suspension and offers its lift instead of 'Ban'; the lift (asked too) lets Ivo in at once,
+// while his listing stays offline (what the suspension took away stays away: decisions.md).
+describe('suspensions in the admin user list', () => {
+  const ivoName = () => `${ivo.firstName} ${ivo.lastName}`;
+  const blocked = async () => (await call<{ blocked: boolean }>('/api/user/status', { token: (await signIn(ivo)).token })).body.blocked;
+
+  it('finds one member as 1 gebruiker, with every button whole at 1280 px, also on the widest row', async () => {
+    const page = pageOf('admin');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/admin/users');
+    await page.getByRole('heading', { name: 'Gebruikersbeheer' }).waitFor();
+    await page.getByRole('table').getByRole('row').nth(1).waitFor();
+    // Buttons cut off inside themselves, or by the table's scroll box (its right edge).
+    const clipped = () =>
+      page.evaluate(`(() => {
+        const wrap = document.querySelector('table').parentElement;
+        const cut = [...document.querySelectorAll('table button')].filter((b) => b.scrollWidth > b.clientWidth + 1 || b.getBoundingClientRect().right > wrap.getBoundingClientRect().right + 1);
+        return { tableWider: wrap.scrollWidth > wrap.clientWidth + 1, cut: cut.map((b) => b.textContent) };
+      })()`);
+    // The whole first page (every member of the run).
+    expect(await clipped()).toEqual({ tableWider: false, cut: [] });
+    const search = async (text: string) => {
+      await page.getByLabel('Zoeken op naam, e-mail of woonplaats').fill(text);
+      await page.getByRole('button', { name: 'Zoeken', exact: true }).click();
+      await page.getByRole('row').filter({ hasText: text }).waitFor();
+    };
+    // Wilhelmina's row: 'Activeer', 'Verwijder' and 'Ban' beside a long address.
+    await search(wilhelmina.email);
+    await page.getByText(/\(1 gebruiker\)/).waitFor();
+    await page.getByRole('row').filter({ hasText: wilhelmina.email }).getByRole('button', { name: 'Activeer', exact: true }).waitFor();
+    expect(await clipped()).toEqual({ tableWider: false, cut: [] });
+    await mkdir('/tmp/h27/shots', { recursive: true });
+    await page.screenshot({ path: '/tmp/h27/shots/admin-users-1280.png' });
+
+    await search(ivo.email);
+    await page.getByText(/\(1 gebruiker\)/).waitFor();
+    await page.getByRole('row').filter({ hasText: ivo.email }).getByRole('button', { name: `Ban ${ivoName()}` }).waitFor();
+    expect(await clipped()).toEqual({ tableWider: false, cut: [] });
+    await expectAccessible(page, '/admin/users with one member');
+  });
+
+  it('bans Ivo from the list only after confirming; the row shows the ban and its end', async () => {
+    const page = pageOf('admin');
+    const ivosPage = windows.get('ivo')!.page;
+    await ivosPage.goto('/dashboard/offers');
+    await ivosPage.getByRole('heading', { name: 'Jouw Ruilaanbiedingen' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: ivo.email });
+    await row.getByRole('button', { name: `Ban ${ivoName()}` }).click();
+    const form = page.getByRole('form', { name: `${ivoName()} bannen` });
+    await form.getByLabel('Reden').fill('Nep-advertenties');
+    await form.getByRole('button', { name: 'Ban', exact: true }).click();
+    const confirmation = page.getByRole('alertdialog', { name: 'Bevestigen' });
+    await confirmation.getByText(`${ivoName()} permanent wilt bannen`).waitFor();
+    // Cancelled: nothing happens (the dialog's safe answer has the focus).
+    await page.keyboard.press('Enter');
+    await confirmation.waitFor({ state: 'hidden' });
+    expect(await blocked()).toBe(false);
+    await expect.poll(() => row.getByTestId('suspension').count()).toBe(0);
+
+    await form.getByRole('button', { name: 'Ban', exact: true }).click();
+    await confirmation.getByRole('button', { name: 'Bannen', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Gebruiker geband.' }).waitFor();
+    await row.getByTestId('suspension').filter({ hasText: 'Geband, permanent' }).waitFor();
+    await row.getByRole('button', { name: `Blokkering opheffen van ${ivoName()}` }).waitFor();
+    expect(await row.getByRole('button', { name: `Ban ${ivoName()}` }).count()).toBe(0);
+    await page.screenshot({ path: '/tmp/h27/shots/admin-users-banned.png' });
+    await expectAccessible(page, '/admin/users with a banned member');
+    // His open page follows through the notification hub.
+    await ivosPage.waitForURL('**/geblokkeerd');
+    await ivosPage.getByText('Je bent geblokkeerd door een admin.').waitFor();
+  });
+
+  it('lifts the ban after confirming: Ivo is in again at once, his listing stays offline', async () => {
+    const page = pageOf('admin');
+    const row = page.getByRole('row').filter({ hasText: ivo.email });
+    await row.getByRole('button', { name: `Blokkering opheffen van ${ivoName()}` }).click();
+    const confirmation = page.getByRole('alertdialog', { name: 'Bevestigen' });
+    await confirmation.getByText(`Blokkering van ${ivoName()} opheffen?`).waitFor();
+    await expectAccessible(page, 'the lift confirmation');
+    await confirmation.getByRole('button', { name: 'Opheffen', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: MODERATION_MESSAGES.lifted }).waitFor();
+    await row.getByRole('button', { name: `Ban ${ivoName()}` }).waitFor();
+    expect(await row.getByTestId('suspension').count()).toBe(0);
+    // A second lift has nothing left to lift.
+    const again = await call<{ message: string }>(`/api/ban/${ivo.id}/lift`, { method: 'POST', token: admin.token });
+    expect(again).toMatchObject({ status: 409, body: { message: MODERATION_MESSAGES.notSuspended } });
+
+    await expect.poll(blocked).toBe(false);
+    const ivosPage = pageOf('ivo');
+    await logInWithForm(ivosPage, ivo);
+    await ivosPage.goto('/dashboard/search');
+    await ivosPage.getByRole('heading', { name: 'Zoeken' }).waitFor();
+    expect(new URL(ivosPage.url()).pathname).toBe('/dashboard/search');
+    // What the ban took away stays away: the listing is his to turn on again.
+    expect((await call(`/api/listing/${ivosListing}`, { token: eva.token })).status).toBe(404);
+    const mine = await call<{ id: string; isActive: boolean }[]>('/api/listing/my', { token: (await signIn(ivo)).token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.find((l) => l.id === ivosListing)).toMatchObject({ isActive: false });
   });
 });
 
@@ -218,6 +342,8 @@ describe('a member in the admin area', () => {
       ['/api/admin/users', {}],
       ['/api/warning/create', json({ userID: finn.id, message: 'x' })],
       ['/api/ban/create', json({ userID: finn.id, reason: 'x' })],
+      [`/api/ban/suspensions?ids=${finn.id}`, {}],
+      [`/api/ban/${finn.id}/lift`, { method: 'POST' }],
       [`/api/report/${'a'.repeat(24)}/status`, json('Afgehandeld', 'PUT')],
     ] as const) {
       expect((await call(path, { ...init, token: eva.token })).status, path).toBe(403);

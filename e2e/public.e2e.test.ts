@@ -144,17 +144,17 @@ describe('the public pages', () => {
     expect(hrefs).toEqual(['mailto:info@ruilplein.nl']);
   });
 
-  it('the landing page has its sections, and both hero buttons go to /login', async () => {
+  it('the landing page has its sections; "Begin met ruilen" goes to /register, "Plaats een dienst" to /login', async () => {
     await page.goto('/');
     for (const name of ['Wat kun je ruilen?', 'Hoe werkt het?', 'Waarom Ruilplein?', 'Voorbeeld Items', 'Wat ruilers zeggen']) {
       await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
     }
     expect(await page.getByRole('region', { name: 'Hoe werkt het?' }).getByRole('listitem').count()).toBe(4);
     expect(await page.getByRole('region', { name: 'Wat ruilers zeggen' }).getByRole('listitem').count()).toBe(3);
-    for (const name of ['Begin met ruilen', 'Plaats een dienst']) {
+    for (const [name, path] of [['Begin met ruilen', '/register'], ['Plaats een dienst', '/login']] as const) {
       await page.goto('/');
       await page.getByTestId('hero').getByRole('link', { name }).click();
-      await page.waitForURL('**/login');
+      await page.waitForURL(`**${path}`);
     }
     // Every picture of the page is our own: nothing is loaded from another origin.
     const foreign = "performance.getEntriesByType('resource').map((entry) => new URL(entry.name).origin).filter((origin) => origin !== location.origin)";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SEARCH_QUERY_MAX_LENGTH } from '@ruilplein/contracts/browser';
 import {
+  activeSearchFilters,
   readSearchFilters,
   readServiceFilters,
   SEARCH_DEFAULTS,
@@ -90,5 +91,14 @@ describe('the services filters', () => {
     expect(writeServiceFilters(filters).toString()).toBe('distance=10&barter=services_or_items');
     expect(readServiceFilters(writeServiceFilters(filters))).toEqual(filters);
     expect(readServiceFilters(params('barter=anything')).barterMode).toBe('all');
+  });
+});
+
+describe("the phone's 'Filters (n)'", () => {
+  it('counts the filters that differ from the defaults: the value range and the categories once each, the keywords not', () => {
+    expect(activeSearchFilters(SEARCH_DEFAULTS)).toBe(0);
+    expect(activeSearchFilters({ ...SEARCH_DEFAULTS, q: 'fiets' })).toBe(0);
+    expect(activeSearchFilters({ ...SEARCH_DEFAULTS, distanceKm: 200, kind: 'item', categoryIds: ['a', 'b'] })).toBe(3);
+    expect(activeSearchFilters({ ...SEARCH_DEFAULTS, minValue: 40, maxValue: 5000, premium: true })).toBe(2);
   });
 });

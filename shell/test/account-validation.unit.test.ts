@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PASSWORD_CHECKLIST, PASSWORD_MIN_LENGTH, passwordProblem } from '@ruilplein/contracts/browser';
 import { mailMayNotArrive, passwordStrength, pictureError, profileErrors, registrationErrors, type Registration } from '../src/account/validation.ts';
 
 const valid: Registration = { firstName: 'Anna', lastName: 'de Vries', email: 'anna@example.nl', password: 'Geheim1', confirmPassword: 'Geheim1' };
@@ -79,5 +80,17 @@ describe('profile rules', () => {
     expect(pictureError({ type: 'image/webp', size: 5 * 1024 * 1024 })).toBeNull();
     expect(pictureError({ type: 'image/gif', size: 1000 })).toBe('Alleen JPG, PNG of WEBP afbeeldingen zijn toegestaan.');
     expect(pictureError({ type: 'image/jpeg', size: 5 * 1024 * 1024 + 1 })).toBe('De profielfoto mag niet groter zijn dan 5MB.');
+  });
+});
+
+describe("the registration form's password checklist (issue 27)", () => {
+  // The checklist shows every rule at once; it must say 'all met' exactly when the server's rule takes the password.
+  it.each(['', 'abc', 'abcdef', 'abcdef1', 'Abcdef', 'Abcde1', 'Éénvoud1', 'A1', `A1${'x'.repeat(126)}`, `A1${'x'.repeat(127)}`])('agrees with the server’s rule on %j', (password) => {
+    const met = PASSWORD_CHECKLIST.map((rule) => rule.met(password));
+    expect(met.every(Boolean)).toBe(passwordProblem(password) === undefined);
+  });
+
+  it('names each rule with its figure', () => {
+    expect(PASSWORD_CHECKLIST.map((rule) => rule.label)).toEqual([`Minstens ${PASSWORD_MIN_LENGTH} tekens`, 'Minstens één hoofdletter', 'Minstens één cijfer']);
   });
 });

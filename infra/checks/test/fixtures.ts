@@ -176,6 +176,10 @@ export const FIXTURES: Record<string, Fixture> = {
   // On an account nobody has: warnings add up to a suspension, and a suspended member would fail every later check.
   'POST /api/warning/create': { destructive: true, samples: () => [{ name: 'unknown member', body: { userID: NOBODY, message: 'Controle van de toegang' } }] },
   'POST /api/ban/create': { destructive: true, samples: () => [{ name: 'unknown member', body: { userID: NOBODY, reason: 'Controle van de toegang' } }] },
+  // Issue 27: the admin list's suspensions of the matrix's members (none suspended: an empty list), and a
+  // lift for an account nobody has (404): the matrix lifts nobody's real suspension.
+  'GET /api/ban/suspensions': { samples: ({ ids }) => [{ name: 'two members', query: { ids: `${ids.member},${ids.other}` } }] },
+  'POST /api/ban/:userId/lift': { samples: () => [{ name: 'unknown member', params: { userId: NOBODY } }] },
   // A well-formed id nobody paid with: 404 for everyone, as the route is public.
   'GET /api/payment/status': { samples: () => [{ name: 'unknown payment', query: { id: 'tr_onbekend12345' } }] },
   'GET /api/payment/checkout/:id': { samples: () => [{ name: 'unknown payment', params: { id: 'tr_onbekend12345' } }] },

@@ -33,7 +33,7 @@ export function Reports() {
   const done = (result: NoticeState) => {
     setNotice(result);
     if (result.ok) setSelected(null);
-    void queries.invalidateQueries({ queryKey: apiKey(moderationApi.listReports) });
+    void queries.invalidateQueries({ queryKey: apiKey(moderationApi.listReports).slice(0, 2) });
     void queries.invalidateQueries({ queryKey: apiKey(moderationApi.stats) });
   };
 

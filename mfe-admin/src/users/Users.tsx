@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { adminUserApi, type AdminUser } from '@ruilplein/contracts/browser';
+import { adminUserApi, moderationApi, MODERATION_MESSAGES, type AdminUser } from '@ruilplein/contracts/browser';
 import { apiKey, buttonClass, EmptyState, ErrorMessage, failureMessage, Page, request, Spinner, useApi, useConfirm } from '@ruilplein/ui';
 import * as styles from '../common/admin.module.css';
+import { longDate } from '../common/format.ts';
 import { failed, Notice, type NoticeState } from '../common/Notice.tsx';
 import { BanPanel } from './BanPanel.tsx';
 
@@ -14,9 +15,20 @@ const FILTERS = [
   { label: 'Inactieve', value: 'false' },
 ] as const;
 
+/** '1 gebruiker', '2 gebruikers'. */
+const members = (count: number) => `${count} ${count === 1 ? 'gebruiker' : 'gebruikers'}`;
+
+/** A suspension in force as the row says it: who suspended, and until when. */
+const suspensionText = ({ reason, endsAt }: { reason: 'ban' | 'warnings'; endsAt: string | null }) =>
+  `${reason === 'ban' ? 'Geband' : 'Geblokkeerd na waarschuwingen'}, ${endsAt ? `tot ${longDate(endsAt)}` : 'permanent'}`;
+
 const roleOf = (user: AdminUser) => [...user.role.filter((r) => r !== 'Gebruiker' || user.role.length === 1), ...(user.isPremium && !user.role.includes('Premium') ? ['Premium'] : [])].join(', ');
 
-/** /admin/users, 'Gebruikersbeheer' (spec 2 §2): search, filter, activate, delete (confirmed), ban; 50 per page. */
+/**
+ * /admin/users, 'Gebruikersbeheer' (spec 2 §2): search, filter, activate, delete (confirmed), ban
+ * (confirmed); 50 per page. Issue 27: a suspended member's row says so and until when (from the
+ * moderation service, for the page's members), and offers 'Blokkering opheffen' instead of 'Ban'.
+ */
 export function Users() {
   const queries = useQueryClient();
   const [search, setSearch] = useState('');
@@ -27,7 +39,12 @@ export function Users() {
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const [dialog, confirm] = useConfirm();
   const list = useApi(adminUserApi.list, { query: { page, pageSize: PAGE_SIZE, ...(q && { q }), ...(activated && { activated }) } });
-  const reload = () => queries.invalidateQueries({ queryKey: apiKey(adminUserApi.list) });
+  const ids = list.data?.users.map((u) => u.id) ?? [];
+  const suspensions = useApi(moderationApi.listSuspensions, { query: { ids: ids.join(',') } }, { enabled: ids.length > 0 });
+  const suspensionOf = new Map(suspensions.data?.map((s) => [s.userID, s]));
+  // By method and path only: `apiKey(ref)` alone ends in `null, null`, which matches no page's key.
+  const reload = () => queries.invalidateQueries({ queryKey: apiKey(adminUserApi.list).slice(0, 2) });
+  const reloadSuspensions = () => queries.invalidateQueries({ queryKey: apiKey(moderationApi.listSuspensions).slice(0, 2) });
 
   const activate = useMutation({
     mutationFn: (id: string) => request(adminUserApi.activate, { params: { id } }),
@@ -45,6 +62,21 @@ export function Users() {
     },
     onError: (err) => setNotice({ ok: false, text: failed('Verwijderen mislukt', err) }),
   });
+
+  const lift = useMutation({
+    mutationFn: (id: string) => request(moderationApi.liftSuspension, { params: { userId: id } }),
+    onSuccess: (answer) => {
+      setNotice({ ok: true, text: answer.message });
+      void reloadSuspensions();
+    },
+    onError: (err) => setNotice({ ok: false, text: failed('Opheffen mislukt', err) }),
+  });
+
+  const askLift = async (user: AdminUser) => {
+    const name = `${user.firstName} ${user.lastName}`;
+    const question = `Blokkering van ${name} opheffen? ${name} kan dan meteen weer inloggen en ruilen. Listings die door de blokkering offline gingen blijven offline (${name} zet ze zelf weer aan) en geannuleerde ruilaanbiedingen blijven geannuleerd.`;
+    if (await confirm(question, { confirmLabel: 'Opheffen' })) lift.mutate(user.id);
+  };
 
   const askDelete = async (user: AdminUser) => {
     if (await confirm(`Weet je zeker dat je ${user.firstName} ${user.lastName} (${user.email}) wilt verwijderen? Dit kan niet ongedaan worden.`, { confirmLabel: 'Verwijderen', danger: true })) {
@@ -95,8 +127,11 @@ export function Users() {
             user={banning}
             onCancel={() => setBanning(null)}
             onDone={({ ok, error }) => {
-              setNotice(ok ? { ok: true, text: 'Gebruiker geband.' } : { ok: false, text: failed('Ban mislukt', error) });
-              if (ok) setBanning(null);
+              setNotice(ok ? { ok: true, text: MODERATION_MESSAGES.banned } : { ok: false, text: failed('Ban mislukt', error) });
+              if (ok) {
+                setBanning(null);
+                void reloadSuspensions();
+              }
             }}
           />
         )}
@@ -122,35 +157,57 @@ export function Users() {
                   </tr>
                 </thead>
                 <tbody>
-                  {list.data.users.map((user) => (
-                    <tr key={user.id} className={banning?.id === user.id ? styles.selected : undefined}>
-                      <td className={styles.id}>{user.id}</td>
-                      <td>
-                        <Link to={`/dashboard/user/${user.id}`}>
-                          {user.firstName} {user.lastName}
-                        </Link>
-                      </td>
-                      <td>{user.email}</td>
-                      <td>{user.city ?? '—'}</td>
-                      <td>{roleOf(user)}</td>
-                      <td>{user.activated ? 'Ja' : 'Nee'}</td>
-                      <td>
-                        <div className={styles.actions}>
-                          {!user.activated && (
-                            <button type="button" className={buttonClass('secondary')} disabled={activate.isPending} onClick={() => activate.mutate(user.id)}>
-                              Activeer
-                            </button>
+                  {list.data.users.map((user) => {
+                    const suspension = suspensionOf.get(user.id);
+                    return (
+                      <tr key={user.id} className={banning?.id === user.id ? styles.selected : undefined}>
+                        <td className={styles.id}>{user.id}</td>
+                        <td>
+                          <Link to={`/dashboard/user/${user.id}`}>
+                            {user.firstName} {user.lastName}
+                          </Link>
+                        </td>
+                        <td className={styles.email}>{user.email}</td>
+                        <td>{user.city ?? '—'}</td>
+                        <td>{roleOf(user)}</td>
+                        <td>
+                          {user.activated ? 'Ja' : 'Nee'}
+                          {suspension && (
+                            <span className={styles.suspension} data-testid="suspension">
+                              {suspensionText(suspension)}
+                            </span>
                           )}
-                          <button type="button" className={buttonClass('secondary')} onClick={() => void askDelete(user)} aria-label={`Verwijder ${user.firstName} ${user.lastName}`}>
-                            Verwijder
-                          </button>
-                          <button type="button" className={buttonClass('secondary')} onClick={() => setBanning(user)} aria-label={`Ban ${user.firstName} ${user.lastName}`}>
-                            Ban
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
+                        </td>
+                        <td>
+                          <div className={styles.actions}>
+                            {!user.activated && (
+                              <button type="button" className={buttonClass('secondary')} disabled={activate.isPending} onClick={() => activate.mutate(user.id)}>
+                                Activeer
+                              </button>
+                            )}
+                            <button type="button" className={buttonClass('secondary')} onClick={() => void askDelete(user)} aria-label={`Verwijder ${user.firstName} ${user.lastName}`}>
+                              Verwijder
+                            </button>
+                            {suspension ? (
+                              <button
+                                type="button"
+                                className={buttonClass('secondary')}
+                                disabled={lift.isPending}
+                                onClick={() => void askLift(user)}
+                                aria-label={`Blokkering opheffen van ${user.firstName} ${user.lastName}`}
+                              >
+                                Blokkering opheffen
+                              </button>
+                            ) : (
+                              <button type="button" className={buttonClass('secondary')} onClick={() => setBanning(user)} aria-label={`Ban ${user.firstName} ${user.lastName}`}>
+                                Ban
+                              </button>
+                            )}
+                          </div>
+                        </td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
             </div>
@@ -159,7 +216,7 @@ export function Users() {
                 Vorige
               </button>
               <span>
-                Pagina {page} van {Math.max(1, Math.ceil(list.data.total / PAGE_SIZE))} ({list.data.total} gebruikers)
+                Pagina {page} van {Math.max(1, Math.ceil(list.data.total / PAGE_SIZE))} ({members(list.data.total)})
               </span>
               <button type="button" className={buttonClass('secondary')} disabled={page * PAGE_SIZE >= list.data.total} onClick={() => setPage(page + 1)}>
                 Volgende

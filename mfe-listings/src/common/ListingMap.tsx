@@ -1,8 +1,8 @@
-// Leaflet and its stylesheet: a chunk of their own, downloaded only when the search page shows its
-// map (import this file with React.lazy).
+// The search page's map (import this file with React.lazy). Leaflet and its stylesheet come from
+// @ruilplein/ui's loader: one copy in the page for every map (the shell's profile map too).
 import { useEffect, useRef, useState } from 'react';
-import * as L from 'leaflet';
-import 'leaflet/dist/leaflet.css';
+import type * as L from 'leaflet';
+import { loadLeaflet } from '@ruilplein/ui';
 import * as styles from './ListingMap.module.css';
 
 interface MapTiles {
@@ -33,29 +33,36 @@ const ZOOM = 7;
 export default function ListingMap({ city, latitude, longitude, radiusKm }: { city: string; latitude: number; longitude: number; radiusKm: number }) {
   const element = useRef<HTMLDivElement>(null);
   const circle = useRef<L.Circle | null>(null);
+  // The radius when the map is built (it loads after the first render); later ones move the circle.
+  const radius = useRef(radiusKm);
   const [attribution, setAttribution] = useState<string>();
   useEffect(() => {
-    // The round shape would cut Leaflet's corner controls: the attribution goes below it, zooming is by keyboard (+/-).
-    const map = L.map(element.current!, { center: [latitude, longitude], zoom: ZOOM, scrollWheelZoom: false, zoomControl: false, attributionControl: false });
     let current = true;
-    void mapTiles().then((found) => {
-      if (!current || !found.tileUrl) return;
-      L.tileLayer(found.tileUrl, { maxZoom: 19 }).addTo(map);
-      setAttribution(found.attribution);
+    let map: L.Map | undefined;
+    void loadLeaflet().then((leaflet) => {
+      if (!current || !element.current) return;
+      // The round shape would cut Leaflet's corner controls: the attribution goes below it, zooming is by keyboard (+/-).
+      const built = leaflet.map(element.current, { center: [latitude, longitude], zoom: ZOOM, scrollWheelZoom: false, zoomControl: false, attributionControl: false });
+      map = built;
+      void mapTiles().then((found) => {
+        if (!current || !found.tileUrl) return;
+        leaflet.tileLayer(found.tileUrl, { maxZoom: 19 }).addTo(built);
+        setAttribution(found.attribution);
+      });
+      // Drawings only: nothing on the map takes a click or the keyboard's focus.
+      const color = getComputedStyle(element.current).getPropertyValue('--rp-color-green').trim() || '#1f7a4d';
+      circle.current = leaflet.circle([latitude, longitude], { radius: radius.current * 1000, color, weight: 2, fillOpacity: 0.12, interactive: false }).addTo(built);
+      leaflet.circleMarker([latitude, longitude], { radius: 5, color, weight: 2, fillColor: color, fillOpacity: 1, interactive: false }).addTo(built);
     });
-    // Drawings only: nothing on the map takes a click or the keyboard's focus.
-    const area = getComputedStyle(element.current!);
-    const color = area.getPropertyValue('--rp-color-green').trim() || '#1f7a4d';
-    circle.current = L.circle([latitude, longitude], { radius: radiusKm * 1000, color, weight: 2, fillOpacity: 0.12, interactive: false }).addTo(map);
-    L.circleMarker([latitude, longitude], { radius: 5, color, weight: 2, fillColor: color, fillOpacity: 1, interactive: false }).addTo(map);
     return () => {
       current = false;
       circle.current = null;
-      map.remove();
+      map?.remove();
     };
     // Built once per place: the radius has an effect of its own below.
   }, [latitude, longitude]);
   useEffect(() => {
+    radius.current = radiusKm;
     circle.current?.setRadius(radiusKm * 1000);
   }, [radiusKm]);
   return (

@@ -59,7 +59,7 @@ export function addProblem(draft: ListingDraft, photoCount: number, signedIn: bo
 export function editProblem(draft: ListingDraft): Problem | undefined {
   const text = textProblems(draft);
   if (text) return text;
-  if (draft.categoryIds.length < LISTING_CATEGORIES_MIN) return { field: 'categories', message: 'Selecteer minimaal één categorie.' };
+  if (draft.categoryIds.length < LISTING_CATEGORIES_MIN) return { field: 'categories', message: LISTING_MESSAGES.categoryRequiredEdit };
   return undefined;
 }
 

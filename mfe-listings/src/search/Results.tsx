@@ -18,9 +18,23 @@ export interface ResultWords {
   count: (n: number) => string;
 }
 
+const useSearch = (query: SearchQuery) => useApiPages(listingApi.search, { query }, { hasMore: (last) => last.length === SEARCH_PAGE_SIZE });
+
+/** The results' count in a few words (the same query and cache entry as `Results`), for the phone's filter bar; empty while loading. */
+export function ResultCount({ query, words }: { query: SearchQuery; words: ResultWords }) {
+  const pages = useSearch(query);
+  if (!pages.data) return null;
+  const count = new Set(pages.data.pages.flat().map((listing) => listing.id)).size;
+  return (
+    <span className={styles.phoneCount} data-testid="phone-result-count">
+      {`${words.count(count)}${pages.hasNextPage ? ' (er zijn er meer)' : ''}`}
+    </span>
+  );
+}
+
 export function Results({ query, words, services = false }: { query: SearchQuery; words: ResultWords; services?: boolean }) {
   const { user } = useSession();
-  const pages = useApiPages(listingApi.search, { query }, { hasMore: (last) => last.length === SEARCH_PAGE_SIZE });
+  const pages = useSearch(query);
   useEffect(() => {
     if (pages.error) console.warn(words.failed, pages.error);
   }, [pages.error, words.failed]);

@@ -150,3 +150,18 @@ export function searchQuery(f: SearchFilters): SearchQuery {
 export function serviceQuery(f: ServiceFilters): SearchQuery {
   return { ...common(f), listingType: 'service', barterMode: f.barterMode };
 }
+
+/**
+ * How many filters differ from the defaults, for the phone's 'Filters (n)' button: the distance,
+ * the value range (one, whichever end moved), the kind, Premium only and the categories (one
+ * however many are chosen). The keywords are the search itself, not a filter.
+ */
+export function activeSearchFilters(f: SearchFilters): number {
+  return [
+    f.distanceKm !== SEARCH_DEFAULTS.distanceKm,
+    f.minValue !== SEARCH_DEFAULTS.minValue || f.maxValue !== SEARCH_DEFAULTS.maxValue,
+    f.kind !== SEARCH_DEFAULTS.kind,
+    f.premium,
+    f.categoryIds.length > 0,
+  ].filter(Boolean).length;
+}

@@ -1,7 +1,8 @@
 // /dashboard/tradeoffer/:id, 'Ruilaanbieding #{id}' (spec 2 §2 'Trade offer detail and chat'): the
 // parties, what is asked and what is offered, the request's message, reporting the other party,
-// what can be done in the offer's status, and the chat.
-import { useEffect, useId } from 'react';
+// what can be done in the offer's status, and the chat. On a phone the chat is far down the page: a
+// button that stays in view takes you (and the keyboard focus) there (issue 27).
+import { useEffect, useId, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { DEFAULT_CRATE, tradeApi, type Offer, type OfferItem } from '@ruilplein/contracts/browser';
@@ -48,6 +49,31 @@ function Panel({ title, items, testId }: { title: string; items: OfferItem[]; te
   );
 }
 
+/**
+ * On a phone the chat comes after a long page: a 'Chat met …' button fixed at the bottom of the
+ * screen (CSS shows it below 700 px only) while the chat's message field is out of view. It comes
+ * early in the tab order (right after the header), scrolls to the chat and moves the focus into it:
+ * the message field, or the messages once the chat is closed.
+ */
+function useChatJump() {
+  const chat = useRef<HTMLDivElement>(null);
+  const [inView, setInView] = useState(false);
+  useEffect(() => {
+    const target = chat.current?.querySelector('form') ?? chat.current;
+    if (!target || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(([entry]) => setInView(!!entry?.isIntersecting));
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, []);
+  const jump = () => {
+    const element = chat.current;
+    if (!element) return;
+    element.scrollIntoView({ block: 'end' });
+    (element.querySelector<HTMLElement>('input:not([disabled])') ?? element.querySelector<HTMLElement>('[role="log"]'))?.focus({ preventScroll: true });
+  };
+  return { chat, inView, jump };
+}
+
 function OfferView({ offer }: { offer: Offer }) {
   const { user } = useSession();
   const side = sideOf(offer, user?.id);
@@ -57,6 +83,7 @@ function OfferView({ offer }: { offer: Offer }) {
   // The report names a listing of the member reported (the seed took the first requested one, which
   // is the reporter's own when they received the offer); the crate is no listing.
   const reportedListing = (side === 'sender' ? requested : offer.offeredListings).find((item) => item.listingID !== DEFAULT_CRATE.listingID)?.listingID;
+  const { chat, inView, jump } = useChatJump();
   return (
     <>
       <div className={styles.header}>
@@ -81,6 +108,11 @@ function OfferView({ offer }: { offer: Offer }) {
         )}
         {side !== 'none' && <BlockButton member={other} />}
       </div>
+      {side !== 'none' && !inView && (
+        <button type="button" className={styles.chatJump} onClick={jump} data-testid="chat-jump">
+          Chat met {other.firstName}
+        </button>
+      )}
       <div className={styles.panels}>
         <Panel title="Listing aangeboden op" items={requested} testId="panel-requested" />
         {/* The seed's words are the sender's; the receiver reads whose offer it is. */}
@@ -101,7 +133,9 @@ function OfferView({ offer }: { offer: Offer }) {
       ) : (
         <>
           <StatusActions offer={offer} side={side} />
-          <Chat offer={offer} side={side} />
+          <div ref={chat} className={styles.chatPlace}>
+            <Chat offer={offer} side={side} />
+          </div>
         </>
       )}
     </>

@@ -45,6 +45,7 @@ export * from './moderation/events.ts';
 export * from './moderation/queries.ts';
 
 export * from './payment/rules.ts';
+export * from './payment/after-cancel.ts';
 export * from './payment/refs.ts';
 export * from './payment/routes.ts';
 export * from './payment/events.ts';

@@ -17,6 +17,12 @@ export type RequestOptions<P = unknown, Q = unknown, B = unknown> = Part<'params
   Part<'body', B> & {
     /** File fields of a form route (`form: true`), sent with the body's text fields as multipart. */
     files?: Record<string, Blob | readonly Blob[] | null | undefined>;
+    /** A form route's whole multipart body, built by the caller; sent instead of body and files. */
+    form?: FormData;
+    /** Further request headers (a create's `Idempotency-Key`, the same on the retry after a renewal). */
+    headers?: Record<string, string>;
+    /** The share of the body sent so far, 0 to 1 (XMLHttpRequest upload events); starts again on a retry. */
+    onUploadProgress?: (fraction: number) => void;
     signal?: AbortSignal;
     /** null: send no token, even when signed in (a login must not be retried as the stored member's call). */
     token?: null;
@@ -67,11 +73,11 @@ export function formOf(body: unknown, files: RequestOptions['files'] = {}): Form
  * renewal fails the session ends, and a public route is retried as a guest.
  */
 export async function request<P, Q, B, R>(ref: RouteRef<P, Q, B, R>, ...[options]: OptionsArg<P, Q, B>): Promise<R> {
-  const { params, query, files, signal } = (options ?? {}) as RequestOptions & { params?: unknown; query?: unknown; body?: unknown };
+  const { params, query, files, form, headers, onUploadProgress, signal } = (options ?? {}) as RequestOptions & { params?: unknown; query?: unknown; body?: unknown };
   const url = urlOf(ref, params, query);
-  const body = ref.form || files ? formOf(options?.body, files) : options?.body;
+  const body = form ?? (ref.form || files ? formOf(options?.body, files) : options?.body);
   const method = ref.method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  const send = (token: string | null) => api<R>(url, { method, body, token, signal });
+  const send = (token: string | null) => api<R>(url, { method, body, token, signal, ...(headers && { headers }), ...(onUploadProgress && { onUploadProgress }) });
   const token = options?.token === null ? null : sessionToken();
   try {
     return await send(token);

@@ -7,6 +7,7 @@ export { buttonClass, type ButtonVariant } from './button.ts';
 export { renewSession, request, type RequestOptions } from './client.ts';
 export { formatDate, formatDistance } from './format.ts';
 export { useHydrated } from './hydrated.ts';
+export { loadLeaflet } from './leaflet.ts';
 export { sessionToken, tokenExpiry } from './token.ts';
 export { EmptyState, ErrorMessage, Page, Spinner } from './layout.tsx';
 export { SessionProvider, useSession, type Session, type SessionUser } from './session.tsx';

@@ -40,7 +40,8 @@ async function eventually(check: () => Promise<boolean>, what: string) {
 }
 const suspended = (userId: string, version: number, reason: 'ban' | 'warnings', endsAt: string | null) =>
   createEvent(eventRegistry, 'moderation.user.suspended', { userId, version, reason, endsAt, at: new Date().toISOString() });
-const ended = (userId: string, version: number) => createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId, version, at: new Date().toISOString() });
+const ended = (userId: string, version: number, cause?: 'expired' | 'lifted') =>
+  createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId, version, ...(cause && { cause }), at: new Date().toISOString() });
 /** As the moderation service published them before the rename. */
 const legacy = {
   suspended: (type: 'moderation.user.banned' | 'moderation.user.blocked', userId: string, version: number, unblockDate: string | null) =>
@@ -103,5 +104,26 @@ describe('moderation events in auth', () => {
     await publishEvent(stores.bus, ended(member.id, 2));
     await eventually(async () => (await users.findOne({ _id: userIdOf(member.id) }))?.moderationVersion === 2, 'the end applied');
     expect(await users.findOne({ _id }, { projection: { suspension: 1, block: 1 } })).toEqual({ _id });
+  });
+
+  // Issue 27: an admin lifts a permanent ban; the lift rides on suspension-ended (cause 'lifted').
+  it('a lifted ban lets the member in at once; the ban redelivered after the lift changes nothing', async () => {
+    const member = await signUp(auth.url);
+    const users = userCollection(stores.db);
+    await publishEvent(stores.bus, suspended(member.id, 1, 'ban', null));
+    const during = await loggedIn(member);
+    await eventually(async () => (await status(during)).blocked === true, 'the ban applied');
+    await publishEvent(stores.bus, ended(member.id, 2, 'lifted'));
+    await eventually(async () => (await users.findOne({ _id: userIdOf(member.id) }))?.moderationVersion === 2, 'the lift applied');
+    const after = await loggedIn(member);
+    expect(decodeJwt(after).sus).toBeUndefined();
+    expect(await status(after)).toEqual({ blocked: false, reason: null, unblockDate: null });
+    expect((await fetch(`${auth.url}/api/user/my`, { headers: bearer(after) })).status).toBe(200);
+    // The ban again (a redelivery) and a newer event behind it: the ban is older than the lift, ignored.
+    await publishEvent(stores.bus, suspended(member.id, 1, 'ban', null));
+    await publishEvent(stores.bus, ended(member.id, 3, 'lifted'));
+    await eventually(async () => (await users.findOne({ _id: userIdOf(member.id) }))?.moderationVersion === 3, 'the newest event applied');
+    expect((await fetch(`${auth.url}/api/auth/verify`, { headers: bearer(after) })).status).toBe(200);
+    expect(await status(after)).toEqual({ blocked: false, reason: null, unblockDate: null });
   });
 });

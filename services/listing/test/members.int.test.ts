@@ -1,7 +1,7 @@
 // The members projection (auth's events) and what follows from it for listings: a listing moves
 // with its owner, a deleted account takes its listings and wishlist along (a suspended member's
 // listings: moderation.int.test.ts).
-import { eventRegistry, type Listing, type ListingEvent } from '@ruilplein/contracts';
+import { eventRegistry, type Listing, type ListingCard, type ListingEvent } from '@ruilplein/contracts';
 import { createEvent, publishEvent } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +54,8 @@ describe('a listing’s place is its owner’s', () => {
     expect((await body(await call(h.url, `/api/listing/${first.id}`, { token: viewer.token }))).distanceInKm).toBe(0);
 
     await owner.update(PLACES.amsterdam);
-    await waitFor(async () => (await listingDoc(second.id))?.latitude === PLACES.amsterdam.latitude, 'listing moved');
+    // Moved listing by listing: wait for both.
+    await waitFor(async () => (await listingDoc(first.id))?.latitude === PLACES.amsterdam.latitude && (await listingDoc(second.id))?.latitude === PLACES.amsterdam.latitude, 'listings moved');
     for (const id of [first.id, second.id]) {
       expect(await listingDoc(id)).toMatchObject({ latitude: PLACES.amsterdam.latitude, longitude: PLACES.amsterdam.longitude, version: 2 });
       await expect.poll(() => updatesOf(id).at(-1)).toMatchObject({ version: 2, latitude: PLACES.amsterdam.latitude, longitude: PLACES.amsterdam.longitude });
@@ -75,6 +76,39 @@ describe('a listing’s place is its owner’s', () => {
     await expect.poll(() => updatesOf(first.id).at(-1)?.version).toBe(3);
     expect(updatesOf(first.id).at(-1)).not.toHaveProperty('latitude');
     expect((await body(await call(h.url, `/api/listing/${first.id}`, { token: viewer.token }))).distanceInKm).toBeNull();
+  });
+
+  it('names no place beside a distance measured elsewhere, while a listing has not followed its moved owner yet (issue 27)', async () => {
+    // '124 km · Zeist' beside '13 km · Zeist': the name is the owner's, the distance is measured to
+    // the listing's copy of the place, which follows a move a moment later, listing by listing.
+    const searcher = await h.member({ firstName: 'Zoeker', ...PLACES.utrecht, roles: ['Gebruiker', 'Premium'], subscriptionEndsAt: '2030-01-01T00:00:00.000Z' });
+    const owner = await h.member({ firstName: 'Verhuizer', ...PLACES.rotterdam });
+    const listing = await earlier(24, () => createListing(h.url, owner.token, itemFields({ title: 'Verhuisdoos' })));
+    await owner.update(PLACES.amsterdam);
+    await waitFor(async () => (await listingDoc(listing.id))?.latitude === PLACES.amsterdam.latitude, 'listing moved');
+    await expect.poll(() => updatesOf(listing.id).at(-1)?.latitude).toBe(PLACES.amsterdam.latitude);
+
+    // The listing's copy as it is before the move reaches it: still Rotterdam (47.8 km from Utrecht), in the store and in the index.
+    await h.db.collection('listings').updateOne({ _id: listing.id as never }, { $set: { latitude: PLACES.rotterdam.latitude, longitude: PLACES.rotterdam.longitude } });
+    const last = updatesOf(listing.id).at(-1)!;
+    await publishEvent(h.bus, createEvent(eventRegistry, 'listing.listing.updated', { ...last, version: last.version + 1, title: 'Verhuisdoos (onderweg)', latitude: PLACES.rotterdam.latitude, longitude: PLACES.rotterdam.longitude }));
+
+    // Rotterdam's distance, without Amsterdam's name (the search's filters use the same copy).
+    const detail: Listing = await body(await call(h.url, `/api/listing/${listing.id}`, { token: searcher.token }));
+    expect([detail.distanceInKm, detail.user.city]).toEqual([47.8, undefined]);
+    const [onProfile] = (await body(await call(h.url, `/api/listing/user/${owner.id}`, { token: searcher.token }))) as Listing[];
+    expect([onProfile!.distanceInKm, onProfile!.user.city]).toEqual([47.8, undefined]);
+    // The search, once its index holds the stale copy (the title says so).
+    const card = async () => ((await body(await call(h.url, '/api/listing?distanceKm=500&take=50&maxValue=5000', { token: searcher.token }))) as ListingCard[]).find((c) => c.id === listing.id);
+    await expect.poll(async () => (await card())?.title, { timeout: 10_000 }).toBe('Verhuisdoos (onderweg)');
+    const stale = (await card())!;
+    expect([stale.distanceInKm, stale.user.city]).toEqual([47.8, undefined]);
+
+    // Once the copy follows (the next move event), name and distance agree again.
+    await owner.update({ ...PLACES.amsterdam, firstName: 'Verhuisd' });
+    await h.db.collection('listings').updateOne({ _id: listing.id as never }, { $set: { latitude: PLACES.amsterdam.latitude, longitude: PLACES.amsterdam.longitude } });
+    const again: Listing = await body(await call(h.url, `/api/listing/${listing.id}`, { token: searcher.token }));
+    expect([again.distanceInKm, again.user.city]).toEqual([34.2, 'Amsterdam']);
   });
 
   it('gives a new listing its owner’s place', async () => {

@@ -2,8 +2,8 @@
 // rename: a suspended member's listings leave (inactive, announced, counted 0); the end is recorded
 // and relists nothing; an event no newer than what listing knows (a redelivery, a replay, a late
 // old-name copy) changes nothing, so listings made after the end stay.
-import type { EventEnvelope, Listing } from '@ruilplein/contracts';
-import { ensureStream, publishEvent, startOutboxRelay, SUSPENSION_STATES } from '@ruilplein/service-kit';
+import { eventRegistry, type EventEnvelope, type Listing } from '@ruilplein/contracts';
+import { createEvent, ensureStream, publishEvent, startOutboxRelay, SUSPENSION_STATES } from '@ruilplein/service-kit';
 import { body, handledBy, suspensionEvents } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listingContext } from '../src/app.ts';
@@ -23,7 +23,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-const { suspensions, ends } = suspensionEvents(() => new Date().toISOString());
+const { suspensions, ends: expiries } = suspensionEvents(() => new Date().toISOString());
+/** Issue 27: an admin's lift is a suspension-ended with `cause: 'lifted'`, followed on the same durable and handled as any end. */
+const ends = {
+  ...expiries,
+  'moderation.user.suspension-ended (lifted by an admin)': (userId: string, version: number) =>
+    createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId, version, cause: 'lifted', at: new Date().toISOString() }),
+};
 
 const updatesOf = (id: string) => h.events.filter((e) => e.type === 'listing.listing.updated' && (e.payload as { id: string }).id === id).map((e) => e.payload as { active: boolean; version: number });
 const activeOf = async (member: TestMember) => Object.fromEntries(((await body(await call(h.url, '/api/listing/my', { token: member.token }))) as Listing[]).map((l) => [l.id, l.isActive]));

@@ -71,6 +71,9 @@ export interface BanDoc {
   expiresAt: Date | null;
   reportId?: string;
   createdAt: Date;
+  /** An admin lifted the suspension it started (or a later one) at this moment (issue 27). */
+  liftedAt?: Date;
+  liftedBy?: string;
 }
 
 /**

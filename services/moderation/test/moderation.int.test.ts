@@ -205,6 +205,66 @@ describe('warnings, bans and the automatic suspension', () => {
   });
 });
 
+describe('suspensions in the admin list and their lift (issue 27)', () => {
+  const lifted = (userId: string, token = admin.token) => send(h.url, `/api/ban/${userId}/lift`, { method: 'POST', token });
+  const listed = (ids: string[], token = admin.token) => send(h.url, `/api/ban/suspensions?ids=${ids.join(',')}`, { token });
+
+  it('lists the suspensions in force of the members asked for, with reason and end', async () => {
+    const [bert, carl, dirk] = [await h.member(), await h.member(), await h.member()];
+    const day = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    expect((await banRoute({ userID: bert.id, reason: 'Oplichting', expiresAt: day })).status).toBe(201);
+    expect((await banRoute({ userID: carl.id, reason: 'Spam' })).status).toBe(201);
+    const res = await listed([bert.id, carl.id, dirk.id]);
+    expect(res.status).toBe(200);
+    expect([...res.body].sort((a: { userID: string }, b: { userID: string }) => (a.userID === bert.id ? -1 : b.userID === bert.id ? 1 : 0))).toEqual([
+      { userID: bert.id, reason: 'ban', since: expect.any(String), endsAt: startOfDutchDay(day).toISOString() },
+      { userID: carl.id, reason: 'ban', since: expect.any(String), endsAt: null },
+    ]);
+    expect((await listed([])).body).toEqual([]);
+    expect(await listed(['abc'])).toMatchObject({ status: 400, body: { message: MODERATION_MESSAGES.invalidMembers } });
+    expect((await listed([bert.id], bert.token)).status).toBe(403);
+  });
+
+  it('lifts a ban once: announced as suspension-ended (cause lifted, next version), recorded on the ban; a second lift is 409', async () => {
+    const [bert, carl] = [await h.member(), await h.member()];
+    expect((await banRoute({ userID: bert.id, reason: 'Per ongeluk' })).status).toBe(201);
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.suspended').length === 1, 'suspended event');
+    const { version } = eventsFor(bert.id, 'moderation.user.suspended')[0]!.payload as { version: number };
+
+    expect((await lifted(bert.id, carl.token)).status).toBe(403);
+    const res = await lifted(bert.id);
+    expect(res).toMatchObject({ status: 200, body: { userID: bert.id, liftedAt: expect.any(String), message: MODERATION_MESSAGES.lifted } });
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.suspension-ended').length === 1, 'suspension-ended event');
+    expect(eventsFor(bert.id, 'moderation.user.suspension-ended')[0]!.payload).toMatchObject({ userId: bert.id, version: version + 1, cause: 'lifted' });
+    expect((await listed([bert.id])).body).toEqual([]);
+    const { states, bans } = moderationCollections(h.db);
+    expect(await states.findOne({ _id: bert.id })).not.toHaveProperty('suspension');
+    expect(await bans.findOne({ userId: bert.id })).toMatchObject({ liftedBy: admin.id, liftedAt: expect.any(Date) });
+
+    // Nothing left to lift: 409, nothing announced; a member nobody has: 404.
+    expect(await lifted(bert.id)).toMatchObject({ status: 409, body: { message: MODERATION_MESSAGES.notSuspended } });
+    expect(await lifted(carl.id)).toMatchObject({ status: 409, body: { message: MODERATION_MESSAGES.notSuspended } });
+    expect(await lifted('ffffffffffffffffffffffff')).toMatchObject({ status: 404, body: { message: MODERATION_MESSAGES.memberNotFound } });
+    expect((await lifted('abc')).status).toBe(400);
+
+    // A new ban after the lift is a newer version still, so followers apply it.
+    expect((await banRoute({ userID: bert.id, reason: 'Nu echt' })).status).toBe(201);
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.suspended').length === 2, 'second suspended event');
+    expect(eventsFor(bert.id, 'moderation.user.suspended')[1]!.payload).toMatchObject({ version: version + 2 });
+    // The refused lifts announced nothing (the member's events leave in order, this ban's last).
+    expect(eventsFor(bert.id, 'moderation.user.suspension-ended')).toHaveLength(1);
+  });
+
+  it('lifts the automatic suspension too', async () => {
+    const bert = await h.member();
+    for (const i of [1, 2, 3]) expect((await warnRoute({ userID: bert.id, message: `Waarschuwing ${i}` })).status).toBe(201);
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.suspended').length === 1, 'automatic suspension');
+    expect((await listed([bert.id])).body).toMatchObject([{ reason: 'warnings' }]);
+    expect((await lifted(bert.id)).status).toBe(200);
+    await waitFor(() => eventsFor(bert.id, 'moderation.user.suspension-ended').length === 1, 'suspension-ended event');
+  });
+});
+
 /** A context for calling the sweep directly (the running service sweeps every minute); its kicks are left to the relay's passes. */
 async function contextOf(): Promise<ModerationContext> {
   return { ...moderationCollections(h.db), relay: { kick: () => {} }, logger: silentLogger(), autoSuspension: { warnings: 3, windowMs: 7 * 86_400_000, lengthMs: 7 * 86_400_000 } };

@@ -3,12 +3,16 @@ import {
   createApp,
   joinHandlers,
   ensureStream,
+  mailConfigSchema,
+  mailTransportFor,
+  startMailRelay,
   startOutboxRelay,
   startPeriodic,
   storeReadiness,
   type Bus,
   type Connection,
   type Logger,
+  type MailTransport,
   type RateLimitRedis,
   type ServiceParts,
   type TokenVerifier,
@@ -18,6 +22,7 @@ import { PAYMENT_RETURN_PATH } from '@ruilplein/contracts';
 import { z } from 'zod';
 import { COLLECTIONS, paymentCollections, type PaymentContext } from './context.ts';
 import { expireEnded } from './memberships/lifecycle.ts';
+import { askAuthForContacts, composeDueMails } from './memberships/mails.ts';
 import { membershipHandlers } from './memberships/routes.ts';
 import { checkoutHandlers } from './providers/local/checkout.ts';
 import { localProvider, type LocalProvider } from './providers/local/provider.ts';
@@ -44,6 +49,8 @@ export const paymentConfig = z.object({
   PAYMENT_SWEEP_SECONDS: positive(60),
   /** Days an active subscription's renewal may be late before Premium ends anyway. */
   PAYMENT_GRACE_DAYS: positive(3),
+  // SMTP_URL and MAIL_FROM: the kit's, as for every service that sends mail (receipts, issue 27).
+  ...mailConfigSchema.shape,
 });
 export type PaymentConfig = z.output<typeof paymentConfig>;
 
@@ -56,6 +63,10 @@ export interface PaymentDeps {
   config?: Partial<PaymentConfig>;
   /** Tests hand in a provider of their own making. */
   provider?: PaymentProvider;
+  /** Tests hand mail to a transport of their own; the default follows SMTP_URL (local mode: /dev/mail). */
+  mailTransport?: MailTransport;
+  /** Tests answer addresses themselves; the default asks auth (`rpc.auth.member.contacts`). */
+  contacts?: PaymentContext['contacts'];
 }
 
 /** The provider the configuration names: outside local mode only Mollie, with its key. */
@@ -76,6 +87,8 @@ export async function createPaymentService(deps: PaymentDeps): Promise<ServicePa
   await ensureStream(bus, 'payment');
   const relay = startOutboxRelay({ bus, db, collections: [COLLECTIONS.memberships], logger });
   const publicUrl = config.PUBLIC_URL.replace(/\/$/, '');
+  const transport = deps.mailTransport ?? mailTransportFor({ config, local: config.RUILPLEIN_MODE === 'local', db, service: 'payment' });
+  const mail = startMailRelay({ db, collections: [COLLECTIONS.memberships], transport, logger });
   const ctx: PaymentContext = {
     ...paymentCollections(db),
     provider,
@@ -84,10 +97,17 @@ export async function createPaymentService(deps: PaymentDeps): Promise<ServicePa
     redirectUrl: `${publicUrl}${PAYMENT_RETURN_PATH}`,
     webhookUrl: config.PAYMENT_WEBHOOK_URL ?? `${publicUrl}/api/payment/webhook`,
     graceMs: config.PAYMENT_GRACE_DAYS * 86_400_000,
+    contacts: deps.contacts ?? askAuthForContacts(bus),
+    mail,
+    publicUrl,
   };
   const local = provider.name === 'local' ? (provider as LocalProvider) : undefined;
   const sweepMs = config.PAYMENT_SWEEP_SECONDS * 1000;
-  const workers: Worker[] = [startPeriodic({ intervalMs: sweepMs, work: () => expireEnded(ctx), logger, what: 'expiring ended memberships' })];
+  const workers: Worker[] = [
+    startPeriodic({ intervalMs: sweepMs, work: () => expireEnded(ctx), logger, what: 'expiring ended memberships' }),
+    // Notes a kick did not turn into mail (auth was away, the process stopped): tried again.
+    startPeriodic({ intervalMs: sweepMs, work: () => composeDueMails(ctx), logger, what: 'composing Premium mails' }),
+  ];
   if (local) workers.push(local.startRenewals(sweepMs));
   const app = createApp({
     service: 'payment',
@@ -97,5 +117,6 @@ export async function createPaymentService(deps: PaymentDeps): Promise<ServicePa
     readiness: storeReadiness(deps),
     handlers: joinHandlers(membershipHandlers(ctx), checkoutHandlers(local)),
   });
-  return { app, workers: [...workers, relay], ctx };
+  // The event relay last: tests flush it as the last worker.
+  return { app, workers: [...workers, mail, relay], ctx };
 }

@@ -1,7 +1,17 @@
 import type { PaymentStatus } from '@ruilplein/contracts';
-import { collection, type Connection, type Logger, type OutboxEntry, type OutboxRelay } from '@ruilplein/service-kit';
+import { collection, type Connection, type Logger, type MailOutboxEntry, type MailRelay, type OutboxEntry, type OutboxRelay } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 import type { PaymentProvider } from './providers/provider.ts';
+
+/** A mail a change calls for, noted with the change (memberships/mails.ts composes it). */
+export interface DueMail {
+  event: 'payment.subscription.activated' | 'payment.subscription.renewed' | 'payment.subscription.cancelled';
+  /** The membership's version the change made: the receipt's number. */
+  version: number;
+  /** The end of the paid period after the change. */
+  paidUntil: Date | null;
+  at: Date;
+}
 
 /**
  * A member's Premium membership, the aggregate the `payment.subscription.*` events are about. Every
@@ -34,6 +44,12 @@ export interface MembershipDoc {
   applied: string[];
   outbox?: Record<string, OutboxEntry>;
   outboxPending?: true;
+  /** Mails to compose, by `v<version>`, and the marker of documents with any. */
+  mailsDue?: Record<string, DueMail>;
+  mailsDuePending?: true;
+  /** The kit's mail outbox (relay.ts). */
+  mailOutbox?: Record<string, MailOutboxEntry>;
+  mailOutboxPending?: true;
 }
 
 /** A payment as the service last saw it at the provider. */
@@ -57,6 +73,12 @@ export interface PaymentContext {
   webhookUrl: string;
   /** Days an active subscription's renewal may be late before Premium ends anyway. */
   graceMs: number;
+  /** The members' mail addresses (auth's `rpc.auth.member.contacts`), by id. */
+  contacts(ids: string[]): Promise<Map<string, string>>;
+  /** Sends the memberships' mail outboxes. */
+  mail: Pick<MailRelay, 'kick'>;
+  /** The browser's origin: links in mails. */
+  publicUrl: string;
 }
 
 export const COLLECTIONS = { memberships: 'memberships', payments: 'payments' } as const;

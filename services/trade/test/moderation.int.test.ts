@@ -1,8 +1,8 @@
 // A suspension from the moderation service (a ban or the automatic one, under the event names of
 // today and of before the rename) cancels the member's open offers; its end is recorded, and an
 // event no newer than what trade knows (a redelivery, a replay, a late old-name copy) changes nothing.
-import type { EventEnvelope } from '@ruilplein/contracts';
-import { ensureStream, publishEvent, SUSPENSION_STATES } from '@ruilplein/service-kit';
+import { eventRegistry, type EventEnvelope } from '@ruilplein/contracts';
+import { createEvent, ensureStream, publishEvent, SUSPENSION_STATES } from '@ruilplein/service-kit';
 import { handledBy, suspensionEvents } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completedOffer, makeOffer, respond, send, startTrade, waitFor, type TestMember, type TradeHarness } from './helpers.ts';
@@ -15,7 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const { suspensions, ends } = suspensionEvents(() => new Date().toISOString());
+const { suspensions, ends: expiries } = suspensionEvents(() => new Date().toISOString());
+/** Issue 27: an admin's lift is a suspension-ended with `cause: 'lifted'`, followed on the same durable and handled as any end. */
+const ends = {
+  ...expiries,
+  'moderation.user.suspension-ended (lifted by an admin)': (userId: string, version: number) =>
+    createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId, version, cause: 'lifted', at: new Date().toISOString() }),
+};
 
 const statusOf = async (viewer: TestMember, id: number) => (await send(h.url, `/api/tradeoffer/${id}`, { token: viewer.token })).body.status;
 const stateOf = (userId: string) => h.db.collection<{ _id: string }>(SUSPENSION_STATES).findOne({ _id: userId });

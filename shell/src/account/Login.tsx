@@ -17,7 +17,7 @@ type Outcome =
 const notActivated = (err: ApiError) =>
   err.status === 409 && typeof err.body === 'object' && err.body !== null && 'activationAvailable' in err.body && Boolean(err.body.activationAvailable);
 
-/** /login (spec 1 §2 and §4): no client-side validation; the server's answer decides what shows. */
+/** /login (spec 1 §2 and §4): no client-side validation; the server's answer decides what shows. 'Wachtwoord vergeten?' always shows (issue 27). */
 export function Login() {
   const { signIn } = useSession();
   const navigate = useNavigate();
@@ -26,7 +26,6 @@ export function Login() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [showForgot, setShowForgot] = useState(false);
 
   const login = useMutation({
     // Never as the stored member: a refused password must not renew a session and try again.
@@ -37,7 +36,6 @@ export function Login() {
     },
     onError: (err) => {
       if (err instanceof ApiError && notActivated(err)) return setOutcome({ kind: 'not-activated' });
-      setShowForgot(true);
       if (err instanceof ApiError && err.status !== 0) setOutcome({ kind: 'failed', message: `❌ ${err.message || 'Inloggen mislukt.'}` });
       else setOutcome({ kind: 'failed', message: `Fout bij inloggen: ${err.message}` });
     },
@@ -90,7 +88,7 @@ export function Login() {
       )}
 
       <p className={form.links}>
-        {showForgot && <Link to="/reset-password">Wachtwoord vergeten?</Link>}
+        <Link to="/reset-password">Wachtwoord vergeten?</Link>
         <span>
           Nog geen account? <Link to="/register">Registreer hier</Link>
         </span>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { authApi } from '@ruilplein/contracts/browser';
+import { authApi, PASSWORD_CHECKLIST } from '@ruilplein/contracts/browser';
 import { ApiError, buttonClass, request } from '@ruilplein/ui';
 import { AuthLayout } from './AuthLayout.tsx';
 import { lookUpPlace, PlaceSearch, type CityValue } from './PlaceSearch.tsx';
@@ -18,7 +18,6 @@ const labels: Record<keyof Registration, [label: string, type: string, autoCompl
   confirmPassword: ['Bevestig wachtwoord', 'password', 'new-password'],
 };
 const fieldOrder: (keyof Registration)[] = ['firstName', 'lastName', 'email'];
-const passwordOrder: (keyof Registration)[] = ['password', 'confirmPassword'];
 
 /** Coordinates for a typed city that was not chosen from the suggestions; a failed lookup registers without them (spec 1 §8). */
 async function withCoordinates(city: CityValue): Promise<CityValue> {
@@ -27,13 +26,34 @@ async function withCoordinates(city: CityValue): Promise<CityValue> {
   return place ? { city: city.city.trim(), latitude: place.latitude, longitude: place.longitude } : { city: city.city.trim() };
 }
 
-/** /register (spec 1 §2, §4, §5): live rules per field, strength indicator, a mail warning that never blocks. */
+/**
+ * Every password rule at once, each ticked while typing (issue 27): the rules are contracts', so
+ * the form and the server agree. Unmet rules after a submit are marked as such.
+ */
+function PasswordRules({ password, submitted }: { password: string; submitted: boolean }) {
+  return (
+    <ul id="register-password-rules" className={styles.rules} aria-label="Eisen aan je wachtwoord" data-testid="password-rules">
+      {PASSWORD_CHECKLIST.map((rule) => {
+        const met = rule.met(password);
+        return (
+          <li key={rule.label} data-met={met} className={!met && submitted ? styles.ruleMissed : undefined}>
+            <span aria-hidden="true">{met ? '✓' : '○'}</span> {rule.label}
+            <span className={styles.srOnly}>{met ? ': in orde' : ': nog niet'}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** /register (spec 1 §2, §4, §5): live rules per field, the password's all at once, strength indicator, a mail warning that never blocks. */
 export function Register() {
   const [form, setForm] = useState(empty);
   const [city, setCity] = useState<CityValue>({ city: '' });
   // A field's message shows once it has been edited, every one after a submit.
   const [touched, setTouched] = useState<Partial<Record<keyof Registration, boolean>>>({});
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const [submitted, setSubmitted] = useState(false);
 
   const errors = registrationErrors(form);
   const strength = passwordStrength(form.password);
@@ -49,6 +69,7 @@ export function Register() {
       setForm(empty);
       setCity({ city: '' });
       setTouched({});
+      setSubmitted(false);
       setResult({ ok: true, message: 'Registratie gelukt! Check je e-mail voor activatie. (De email kan ook in spam/ongewenst beland zijn.)' });
     },
     onError: (err) => setResult({ ok: false, message: err instanceof ApiError && err.status !== 0 ? err.message : `Fout bij registreren: ${err.message}` }),
@@ -58,6 +79,7 @@ export function Register() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched({ firstName: true, lastName: true, email: true, password: true, confirmPassword: true });
+    setSubmitted(true);
     if (Object.keys(errors).length) return setResult({ ok: false, message: 'Controleer je gegevens.' });
     setResult(null);
     register.mutate();
@@ -65,7 +87,9 @@ export function Register() {
 
   const field = (name: keyof Registration) => {
     const [label, type, autoComplete] = labels[name];
-    const error = touched[name] ? errors[name] : undefined;
+    // The password's rules stand in their checklist, all at once, rather than one message at a time.
+    const error = touched[name] && name !== 'password' ? errors[name] : undefined;
+    const describedBy = [error && `register-${name}-error`, name === 'password' && 'register-password-rules'].filter(Boolean).join(' ');
     return (
       <div className={styles.field} key={name}>
         <label htmlFor={`register-${name}`}>{label}</label>
@@ -74,8 +98,8 @@ export function Register() {
           type={type}
           autoComplete={autoComplete}
           value={form[name]}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? `register-${name}-error` : undefined}
+          aria-invalid={Boolean(error) || (name === 'password' && Boolean(touched.password && errors.password))}
+          aria-describedby={describedBy || undefined}
           onChange={(event) => {
             setForm({ ...form, [name]: event.target.value });
             setTouched({ ...touched, [name]: true });
@@ -101,7 +125,9 @@ export function Register() {
           </p>
         )}
         <PlaceSearch label="Woonplaats (optioneel)" value={city} onChange={setCity} />
-        {passwordOrder.map(field)}
+        {field('password')}
+        <PasswordRules password={form.password} submitted={submitted} />
+        {field('confirmPassword')}
         {form.password && (
           <p className={styles.strength} data-level={strength.toLowerCase()} data-testid="password-strength">
             Wachtwoordsterkte: <strong>{strength}</strong>

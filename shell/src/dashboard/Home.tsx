@@ -2,6 +2,8 @@ import { Link } from 'react-router-dom';
 import { buttonClass, Loaded, Page, useSession } from '@ruilplein/ui';
 import * as styles from './Home.module.css';
 import * as stats from './stats.module.css';
+import { WarningNotice } from '../notifications/index.ts';
+import { FirstSteps } from './FirstSteps.tsx';
 import { Trending } from './Trending.tsx';
 import { formatRating, statsFailed, useStats } from './useStats.ts';
 
@@ -38,6 +40,8 @@ export function DashboardHome() {
   if (!user) return null;
   return (
     <Page title={`Welkom, ${user.firstName}!`}>
+      <WarningNotice />
+      <FirstSteps />
       <Trending userId={user.id} />
       <div className={styles.tiles}>
         <Achievements userId={user.id} />

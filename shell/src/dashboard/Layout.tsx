@@ -103,10 +103,13 @@ export function DashboardLayout() {
     <div className={collapsed ? styles.collapsed : styles.dashboard}>
       <nav className={styles.sidebar} aria-label="Dashboard">
         <div className={styles.top}>
-          <NavLink to="/" className={styles.logo}>
-            Ruilplein
-          </NavLink>
-          <PremiumBadge />
+          {/* Logo and badge share a box that wraps, so the toggle beside it never covers the badge (issue 27). */}
+          <div className={styles.brand}>
+            <NavLink to="/" className={styles.logo}>
+              Ruilplein
+            </NavLink>
+            <PremiumBadge />
+          </div>
           <button
             type="button"
             className={styles.toggle}

@@ -1,7 +1,7 @@
-// Leaflet and its stylesheet: a chunk of their own, downloaded only when a profile shows its map.
+// Leaflet and its stylesheet come from @ruilplein/ui's loader, once per page for every map (the
+// listings remote's search map too), downloaded only when a profile shows its map.
 import { useEffect, useRef, useState } from 'react';
-import * as L from 'leaflet';
-import 'leaflet/dist/leaflet.css';
+import { loadLeaflet } from '@ruilplein/ui';
 import * as styles from './ProfileMap.module.css';
 
 interface MapTiles {
@@ -23,29 +23,34 @@ function mapTiles(): Promise<MapTiles> {
   return tiles;
 }
 
-// A drawn pin: Leaflet's default marker images are looked up by a path guess that bundling breaks.
-const pin = L.divIcon({ className: styles.pin ?? '', html: '<span></span>', iconSize: [26, 26], iconAnchor: [13, 26], popupAnchor: [0, -26] });
 
 /** A round map (300 px, zoom 13) of the member's city with a marker and its popup (spec 1 §2, §9). */
 export default function ProfileMap({ city, latitude, longitude }: { city: string; latitude: number; longitude: number }) {
   const element = useRef<HTMLDivElement>(null);
   const [attribution, setAttribution] = useState<string>();
   useEffect(() => {
-    // The round shape would cut Leaflet's corner controls: the attribution goes below it, zooming is by keyboard (+/-).
-    const map = L.map(element.current!, { center: [latitude, longitude], zoom: 13, scrollWheelZoom: false, zoomControl: false, attributionControl: false });
     let current = true;
-    void mapTiles().then((tiles) => {
-      if (!current || !tiles.tileUrl) return;
-      L.tileLayer(tiles.tileUrl, { maxZoom: 19 }).addTo(map);
-      setAttribution(tiles.attribution);
+    let map: { remove(): void } | undefined;
+    void loadLeaflet().then((L) => {
+      if (!current || !element.current) return;
+      // The round shape would cut Leaflet's corner controls: the attribution goes below it, zooming is by keyboard (+/-).
+      const shown = L.map(element.current, { center: [latitude, longitude], zoom: 13, scrollWheelZoom: false, zoomControl: false, attributionControl: false });
+      map = shown;
+      void mapTiles().then((tiles) => {
+        if (!current || !tiles.tileUrl) return;
+        L.tileLayer(tiles.tileUrl, { maxZoom: 19 }).addTo(shown);
+        setAttribution(tiles.attribution);
+      });
+      // A drawn pin: Leaflet's default marker images are looked up by a path guess that bundling breaks.
+      const pin = L.divIcon({ className: styles.pin ?? '', html: '<span></span>', iconSize: [26, 26], iconAnchor: [13, 26], popupAnchor: [0, -26] });
+      // As a text node: a string popup is HTML, and the city is the member's own text.
+      const popup = document.createElement('span');
+      popup.textContent = city;
+      L.marker([latitude, longitude], { icon: pin, title: city, alt: city }).addTo(shown).bindPopup(popup).openPopup();
     });
-    // As a text node: a string popup is HTML, and the city is the member's own text.
-    const popup = document.createElement('span');
-    popup.textContent = city;
-    L.marker([latitude, longitude], { icon: pin, title: city, alt: city }).addTo(map).bindPopup(popup).openPopup();
     return () => {
       current = false;
-      map.remove();
+      map?.remove();
     };
   }, [city, latitude, longitude]);
   return (

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { PAYMENT_MESSAGES, paymentApi, userApi } from '@ruilplein/contracts/browser';
-import { ApiError, buttonClass, ErrorMessage, failureMessage, formatDate, Page, request, Spinner, useApi, useConfirm, useSession } from '@ruilplein/ui';
+import { PAYMENT_MESSAGES, paymentApi, premiumAfterCancel, userApi } from '@ruilplein/contracts/browser';
+import { ApiError, apiKey, buttonClass, ErrorMessage, failureMessage, formatDate, Page, request, Spinner, useApi, useConfirm, useSession } from '@ruilplein/ui';
 import * as styles from './membership.module.css';
 import { PremiumBadge } from './PremiumBadge.tsx';
 import { reloadUser } from './session.ts';
@@ -9,19 +10,31 @@ import { reloadUser } from './session.ts';
 /**
  * /dashboard/membership (spec 1 §2): Standard or Premium with the end date, the verification status,
  * the way to Premium, and cancelling with confirmation; Premium stays to the end of the period.
+ * Server state through the query helpers (issue 27): the records as queries, cancelling as a
+ * mutation that reads them again.
  */
 export function Membership() {
   const session = useSession();
+  const queries = useQueryClient();
   const me = useApi(userApi.my, {}, { staleTime: 0 });
   const mine = useApi(paymentApi.mine, {}, { staleTime: 0 });
   const [dialog, confirm] = useConfirm();
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   // The record as the server has it now: Premium may have started or ended since the session began.
-  const { setUser } = session;
+  // An effect event: the session's setUser is remade with every change of the session.
+  const keepUser = useEffectEvent((user: NonNullable<typeof me.data>) => session.setUser(user));
   useEffect(() => {
-    if (me.data) setUser(me.data);
-  }, [me.data]); // setUser is remade with every change of the session: not a dependency
+    if (me.data) keepUser(me.data);
+  }, [me.data]);
+  const cancelling = useMutation({
+    mutationFn: () => request(paymentApi.cancelSubscription),
+    // As the seed reloads the page: the membership as it is now.
+    onSettled: () =>
+      Promise.all([
+        queries.invalidateQueries({ queryKey: apiKey(userApi.my) }),
+        queries.invalidateQueries({ queryKey: apiKey(paymentApi.mine) }),
+        reloadUser(session).catch(() => {}),
+      ]),
+  });
 
   if (me.isPending || mine.isPending) return <Spinner label="Lidmaatschap laden…" />;
   if (me.isError) return <ErrorMessage message={failureMessage(me.error)} onRetry={() => void me.refetch()} />;
@@ -30,21 +43,21 @@ export function Membership() {
 
   const cancel = async () => {
     if (!(await confirm(`Weet je zeker dat je je Premium-abonnement wilt opzeggen? Je houdt Premium tot ${formatDate(endsAt)}.`, { confirmLabel: 'Opzeggen', danger: true }))) return;
-    setBusy(true);
-    try {
-      const answer = await request(paymentApi.cancelSubscription);
-      setNotice({ ok: true, text: answer.message || PAYMENT_MESSAGES.cancelled });
-    } catch (err) {
-      setNotice({
-        ok: false,
-        text: err instanceof ApiError && err.status !== 0 ? `${PAYMENT_MESSAGES.cancelFailed}${err.message || 'Onbekende fout'}` : PAYMENT_MESSAGES.cancelError,
-      });
-    } finally {
-      setBusy(false);
-      // As the seed reloads the page: the membership as it is now.
-      await Promise.all([me.refetch(), mine.refetch(), reloadUser(session).catch(() => {})]);
-    }
+    cancelling.mutate();
   };
+  const busy = cancelling.isPending;
+  // The seed's words, then what they mean (issue 27): Premium stays until the end date, and after it.
+  const notice = cancelling.isSuccess
+    ? { ok: true, text: `${cancelling.data.message || PAYMENT_MESSAGES.cancelled} ${premiumAfterCancel(formatDate(cancelling.data.subscriptionEndsAt ?? endsAt))}` }
+    : cancelling.isError
+      ? {
+          ok: false,
+          text:
+            cancelling.error instanceof ApiError && cancelling.error.status !== 0
+              ? `${PAYMENT_MESSAGES.cancelFailed}${cancelling.error.message || 'Onbekende fout'}`
+              : PAYMENT_MESSAGES.cancelError,
+        }
+      : null;
 
   return (
     <Page title="Lidmaatschap en verificatie">
@@ -61,7 +74,11 @@ export function Membership() {
             <p>
               <PremiumBadge /> Je bent Premium{endsAt ? <> tot <strong data-testid="premium-until">{formatDate(endsAt)}</strong></> : null}.
             </p>
-            {subscription.status === 'cancelled' && <p>Je abonnement is opgezegd: het wordt niet meer verlengd.</p>}
+            {subscription.status === 'cancelled' && (
+              <p data-testid="after-cancel">
+                Je abonnement is opgezegd: het wordt niet meer verlengd. {endsAt ? premiumAfterCancel(formatDate(endsAt)) : null}
+              </p>
+            )}
             {subscription.status === 'active' && <p>Je abonnement wordt elke maand automatisch verlengd. Je kunt altijd opzeggen.</p>}
             {subscription.status === 'active' && (
               <div className={styles.actions}>

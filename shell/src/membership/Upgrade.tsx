@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { formatEuros, PAYMENT_ID_STORAGE_KEY, PAYMENT_MESSAGES, paymentApi, PREMIUM_PRICE_CENTS } from '@ruilplein/contracts/browser';
 import { ApiError, buttonClass, Page, request, useSession } from '@ruilplein/ui';
@@ -18,21 +19,26 @@ export function Upgrade() {
   const { token, isPremium } = useSession();
   const navigate = useNavigate();
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const start = async () => {
-    if (!token) return setProblem(PAYMENT_MESSAGES.notLoggedIn);
-    setProblem(null);
-    setBusy(true);
-    try {
-      const { paymentId, checkoutUrl } = await request(paymentApi.startUpgradeFirst);
+  // A mutation (issue 27): busy from the click until the browser leaves for the checkout.
+  const starting = useMutation({
+    mutationFn: () => request(paymentApi.startUpgradeFirst),
+    onSuccess: ({ paymentId, checkoutUrl }) => {
       localStorage.setItem(PAYMENT_ID_STORAGE_KEY, paymentId);
       window.location.assign(checkoutUrl);
-    } catch (err) {
-      setBusy(false);
+      // Pending until the page is gone: no second click meanwhile.
+      return new Promise<never>(() => {});
+    },
+    onError: (err) => {
       if (!(err instanceof ApiError) || err.status === 0) return setProblem(PAYMENT_MESSAGES.somethingWrong);
       setProblem(err.status === 401 ? PAYMENT_MESSAGES.unauthorized : `${PAYMENT_MESSAGES.startFailed}${err.message || err.status}`);
-    }
+    },
+  });
+  const busy = starting.isPending;
+
+  const start = () => {
+    if (!token) return setProblem(PAYMENT_MESSAGES.notLoggedIn);
+    setProblem(null);
+    starting.mutate();
   };
 
   return (
@@ -52,7 +58,7 @@ export function Upgrade() {
           </p>
         ) : (
           <div className={styles.actions}>
-            <button type="button" className={buttonClass()} disabled={busy} onClick={() => void start()}>
+            <button type="button" className={buttonClass()} disabled={busy} onClick={start}>
               {busy ? 'Bezig...' : `Betaal ${formatEuros(PREMIUM_PRICE_CENTS)} en word Premium`}
             </button>
           </div>

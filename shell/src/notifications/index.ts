@@ -3,3 +3,4 @@ export { NotificationBell } from './Bell.tsx';
 export { useNotificationHub } from './hub.ts';
 export { NotificationsPage } from './NotificationsPage.tsx';
 export { useUnreadTitle } from './title.ts';
+export { WarningNotice } from './WarningNotice.tsx';

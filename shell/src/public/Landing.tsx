@@ -67,7 +67,8 @@ export function Landing() {
           </p>
           <LandingSearch />
           <div className={styles.actions}>
-            <Link to="/login" className={buttonClass()}>
+            {/* A newcomer has no account yet: registration, which links to /login for members (issue 27). */}
+            <Link to="/register" className={buttonClass()}>
               Begin met ruilen
             </Link>
             <Link to="/login" className={buttonClass('secondary')}>

@@ -4,6 +4,7 @@
 // Nothing imported here at run time may import zod; test/browser.unit.test.ts checks it.
 
 export * from '../auth/rules.ts';
+export * from '../auth/password-checklist.ts';
 export * from '../auth/suspensions.ts';
 export * from '../membership.ts';
 export * from '../text.ts';
@@ -12,6 +13,7 @@ export * from '../trade/rules.ts';
 export * from '../chat/rules.ts';
 export * from '../moderation/rules.ts';
 export * from '../payment/rules.ts';
+export * from '../payment/after-cancel.ts';
 export * from '../notification/rules.ts';
 export * from './route-ref.ts';
 export * from './api.ts';

@@ -38,33 +38,40 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
 export const IDEMPOTENCY_KEY_HOURS = 24;
 
+/** A listing is shown to Premium members (and its owner) only, this long after it is placed (spec: Premium sees new listings 6 hours earlier). */
+export const PREMIUM_HEAD_START_HOURS = 6;
+
 /** Active listings of a member without Premium (spec 2 §9). */
 export const FREE_ACTIVE_LISTINGS_MAX = 5;
 
 export const LISTING_TYPES = ['item', 'service'] as const;
 export type ListingType = (typeof LISTING_TYPES)[number];
 
-/** Spec 2 §5; the add form shows them with '❌ ' in front. */
+const photosMegabytes = LISTING_PHOTOS_MAX_TOTAL_BYTES / (1024 * 1024);
+
+/** Spec 2 §5; the add form shows them with '❌ ' in front. The numbers come from the rules above. */
 export const LISTING_MESSAGES = {
   notLoggedIn: 'Je bent niet ingelogd.',
   titleRequired: 'Titel is verplicht.',
-  titleTooLong: 'Titel mag hoogstens 100 tekens lang zijn.',
+  titleTooLong: `Titel mag hoogstens ${LISTING_TITLE_MAX_LENGTH} tekens lang zijn.`,
   descriptionRequired: 'Beschrijving is verplicht.',
-  descriptionTooLong: 'Beschrijving mag hoogstens 2000 tekens lang zijn.',
+  descriptionTooLong: `Beschrijving mag hoogstens ${LISTING_DESCRIPTION_MAX_LENGTH} tekens lang zijn.`,
   invalidValue: 'Geschatte waarde moet een geldig nummer zijn.',
   valueOutOfRange: 'Geschatte waarde moet tussen 0 en 1.000.000 euro liggen.',
-  photoRequired: 'Upload minstens 1 afbeelding.',
-  tooManyPhotos: 'Je kunt hoogstens 5 afbeeldingen uploaden.',
-  photosTooLarge: 'De totale bestandsgrootte mag niet meer dan 20MB zijn.',
+  photoRequired: `Upload minstens ${LISTING_PHOTOS_MIN} afbeelding.`,
+  tooManyPhotos: `Je kunt hoogstens ${LISTING_PHOTOS_MAX} afbeeldingen uploaden.`,
+  photosTooLarge: `De totale bestandsgrootte mag niet meer dan ${photosMegabytes}MB zijn.`,
   photoNotImage: 'Alleen afbeeldingen zijn toegestaan.',
   photoTooManyPixels: 'Een afbeelding heeft te veel pixels (maximaal 40 megapixel).',
-  categoryRequired: 'Selecteer minstens 1 categorie.',
+  categoryRequired: `Selecteer minstens ${LISTING_CATEGORIES_MIN} categorie.`,
+  /** The edit screen's own wording of the same rule (spec 2 §2). */
+  categoryRequiredEdit: 'Selecteer minimaal één categorie.',
   unknownCategory: 'Onbekende categorie.',
   premiumCategoryOnly: 'Alleen voor premium leden',
   premiumCategoryRefused: 'Alleen premium leden kunnen premium categorieën kiezen.',
   premiumListingRefused: 'Alleen premium leden kunnen een listing alleen voor premium leden plaatsen.',
   invalidType: 'Kies Item of Dienst.',
-  activeLimit: 'Je hebt al 5 actieve listings. Word Premium om onbeperkt listings te plaatsen.',
+  activeLimit: `Je hebt al ${FREE_ACTIVE_LISTINGS_MAX} actieve listings. Word Premium om onbeperkt listings te plaatsen.`,
   notOwner: 'Je kunt alleen je eigen listings wijzigen.',
   notFound: 'Listing niet gevonden.',
   deleted: 'Listing succesvol verwijderd.',
@@ -75,6 +82,10 @@ export const LISTING_MESSAGES = {
   invalidIdempotencyKey: 'Ongeldige Idempotency-Key: gebruik 8 tot 100 letters, cijfers, - of _.',
   idempotencyKeyReused: 'Deze Idempotency-Key hoort bij een ander formulier. Verstuur het formulier opnieuw.',
   idempotencyKeyBusy: 'Deze listing wordt nog geplaatst. Probeer het over een paar seconden opnieuw.',
+  /** The form's hint beside the photo control. */
+  photosHint: `Hoogstens ${LISTING_PHOTOS_MAX} afbeeldingen, samen tot ${photosMegabytes} MB.`,
+  /** The form's note on who sees a new listing (the Premium head start). */
+  headStart: `Een nieuwe listing zien de eerste ${PREMIUM_HEAD_START_HOURS} uur alleen premium leden; daarna kunnen alle leden hem zien.`,
 } as const;
 
 /** Search parameters (GET /api/listing, /api/listing/recommendations): a malformed one is a 400 with its message. */
@@ -110,8 +121,6 @@ export const SEARCH_MAX_DISTANCE_KM = 500;
 /** The dashboard's 'Trending in je buurt' (spec 1 §2): these radii, six cards a page. */
 export const RECOMMENDATION_RADII_KM = [1, 5, 10, 25] as const;
 export const RECOMMENDATION_PAGE_SIZE = 6;
-/** A listing is shown to Premium members (and its owner) only, this long after it is placed (spec: Premium sees new listings 6 hours earlier). */
-export const PREMIUM_HEAD_START_HOURS = 6;
 
 export const BARTER_MODES = ['all', 'services_only', 'services_or_items'] as const;
 export type BarterMode = (typeof BARTER_MODES)[number];

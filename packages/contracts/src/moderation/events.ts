@@ -33,8 +33,20 @@ export const MemberWarnedEventSchema = z.object({
 });
 export type MemberWarnedEvent = z.infer<typeof MemberWarnedEventSchema>;
 
-/** The suspension ended (its date passed) or was lifted. */
-export const MemberSuspensionEndedEventSchema = z.object({ userId: z.string(), version: z.number().int().positive(), at: z.iso.datetime() });
+/** Why a suspension ended: its date passed, or an admin lifted it. */
+const SUSPENSION_END_CAUSES = ['expired', 'lifted'] as const;
+
+/**
+ * The suspension ended (its date passed) or was lifted by an admin (issue 27): one subject for
+ * both, so auth, listing and trade follow a lift on the durables and subjects they already read.
+ * `cause` is absent in events from before the lift existed (those are all `expired`).
+ */
+export const MemberSuspensionEndedEventSchema = z.object({
+  userId: z.string(),
+  version: z.number().int().positive(),
+  cause: z.enum(SUSPENSION_END_CAUSES).optional(),
+  at: z.iso.datetime(),
+});
 export type MemberSuspensionEndedEvent = z.infer<typeof MemberSuspensionEndedEventSchema>;
 
 /** The statuses that close a report (what `moderation.report.resolved` may carry). */

@@ -16,5 +16,8 @@ export const moderationRefs = defineRefs({
   setReportStatus: { service: 'moderation', method: 'put', path: '/api/report/:id/status', access: 'admin' },
   createWarning: { service: 'moderation', method: 'post', path: '/api/warning/create', access: 'admin', caller: { body: ['adminID'] } },
   createBan: { service: 'moderation', method: 'post', path: '/api/ban/create', access: 'admin', caller: { body: ['issuedBy'] } },
+  // Issue 27: the admin's user list shows each member's suspension, and an admin lifts one.
+  listSuspensions: { service: 'moderation', method: 'get', path: '/api/ban/suspensions', access: 'admin', personal: true },
+  liftSuspension: { service: 'moderation', method: 'post', path: '/api/ban/:userId/lift', access: 'admin' },
   stats: { service: 'moderation', method: 'get', path: '/api/admin/stats', access: 'admin', personal: true },
 });

@@ -12,8 +12,10 @@ import {
   REPORT_PAGE_SIZE,
   REPORT_REASON_MAX_LENGTH,
   REPORT_STATUSES,
+  SUSPENSION_LOOKUP_MAX,
   WARNING_MESSAGE_MAX_LENGTH,
 } from './rules.ts';
+import { SUSPENSION_REASONS } from '../auth/suspensions.ts';
 
 const hexId = (message: string) =>
   z
@@ -127,6 +129,29 @@ export const AdminStatsSchema = z
   .meta({ id: 'AdminStats' });
 export type AdminStats = z.infer<typeof AdminStatsSchema>;
 
+/** A member's suspension in force, as the admin's user list shows it. */
+export const MemberSuspensionSchema = z
+  .object({
+    userID: z.string(),
+    reason: z.enum(SUSPENSION_REASONS),
+    since: z.iso.datetime(),
+    /** When it ends; null: until an admin lifts it. */
+    endsAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'MemberSuspension' });
+
+/** `ids`: the members on the list's page, comma-separated; the answer holds those of them suspended now. */
+export const SuspensionListQuerySchema = z.object({
+  ids: z
+    .string({ error: MODERATION_MESSAGES.invalidMembers })
+    .transform((ids) => ids.split(',').map((id) => id.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[0-9a-f]{24}$/, MODERATION_MESSAGES.invalidMembers), { error: MODERATION_MESSAGES.invalidMembers }).max(SUSPENSION_LOOKUP_MAX, MODERATION_MESSAGES.invalidMembers)),
+});
+
+export const SuspensionLiftedSchema = z
+  .object({ userID: z.string(), liftedAt: z.iso.datetime(), message: z.string() })
+  .meta({ id: 'SuspensionLifted' });
+
 const ReportIdParamsSchema = z.object({ id: hexId(MODERATION_MESSAGES.invalidReport) });
 
 export const moderationRoutes = {
@@ -163,6 +188,18 @@ export const moderationRoutes = {
     body: CreateBanSchema,
     response: BanSchema,
     status: 201,
+  }),
+  listSuspensions: defineRoute({
+    ...moderationRefs.listSuspensions,
+    summary: 'De blokkeringen die nu gelden van de genoemde gebruikers (ids, komma-gescheiden, hoogstens 100), met reden en einde (beheer)',
+    query: SuspensionListQuerySchema,
+    response: z.array(MemberSuspensionSchema),
+  }),
+  liftSuspension: defineRoute({
+    ...moderationRefs.liftSuspension,
+    summary: 'Een blokkering opheffen (ban of automatisch): de gebruiker kan meteen weer alles; listings en geannuleerde ruilaanbiedingen blijven zoals ze zijn (beheer)',
+    params: z.object({ userId: memberId }),
+    response: SuspensionLiftedSchema,
   }),
   stats: defineRoute({
     ...moderationRefs.stats,

@@ -52,4 +52,10 @@ export const MODERATION_MESSAGES = {
   reportSent: 'Bedankt, je melding is verstuurd. Een beheerder bekijkt hem zo snel mogelijk.',
   warned: 'Waarschuwing verstuurd.',
   banned: 'Gebruiker geband.',
+  notSuspended: 'Deze gebruiker is niet geblokkeerd.',
+  lifted: 'Blokkering opgeheven.',
+  invalidMembers: 'Geef hoogstens 100 geldige id’s van gebruikers, gescheiden door komma’s.',
 } as const;
+
+/** Members whose suspensions one call of the admin's user list asks for (its page size at most). */
+export const SUSPENSION_LOOKUP_MAX = 100;

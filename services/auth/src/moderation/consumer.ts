@@ -8,7 +8,7 @@ import { revokeTokens, type Redis } from '../accounts/tokens.ts';
  * Suspensions from the moderation service (`moderation.user.suspended|suspension-ended`, and the
  * names before the rename): a suspension sets the user's `suspension` and revokes every token they
  * hold, so the gateway refuses their next request and their next token carries it (contracts
- * auth/suspensions.ts); its end clears it. Either write drops a `block` stored before the rename.
+ * auth/suspensions.ts); its end (its date passed, or an admin lifted it: `cause: 'lifted'`) clears it. Either write drops a `block` stored before the rename.
  * Applied only when newer than the moderation version the user holds. A redelivered suspension
  * revokes once more: harmless, and it finishes a revocation the process may not have reached before.
  */

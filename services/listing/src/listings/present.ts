@@ -1,5 +1,5 @@
 import type { Category, Listing } from '@ruilplein/contracts';
-import type { MemberDoc } from '../members/model.ts';
+import { placeOf, type MemberDoc } from '../members/model.ts';
 import type { CategorySnapshot } from '../categories/cache.ts';
 import type { ListingDoc } from './model.ts';
 import { distanceInKm, type Viewer } from './visibility.ts';
@@ -23,6 +23,19 @@ export function ownerOf(ownerId: string, member: MemberDoc | null | undefined): 
   };
 }
 
+/**
+ * Whether the owner's place name may stand beside the listing's distance: the distance is measured
+ * to the listing's copy of the owner's place (the search's filters use it too), and that copy
+ * follows a move a moment later, listing by listing. In between, the owner's new city beside the
+ * old distance read '124 km · Zeist' and '13 km · Zeist' for one owner (issue 27): then no name.
+ */
+export function namedHere(doc: Pick<ListingDoc, 'latitude' | 'longitude'>, owner: MemberDoc | null | undefined): boolean {
+  const place = placeOf(owner);
+  return place?.latitude === doc.latitude && place?.longitude === doc.longitude;
+}
+
+const withoutCity = ({ city: _city, ...user }: Listing['user']): Listing['user'] => user;
+
 /** A listing as answered (ListingSchema). */
 export function toListing(doc: ListingDoc, context: { owner: MemberDoc | null | undefined; categories: Map<string, Category>; viewer: Viewer }): Listing {
   const cover = doc.photos[0];
@@ -41,7 +54,7 @@ export function toListing(doc: ListingDoc, context: { owner: MemberDoc | null | 
     isActive: doc.active,
     listingCategories: doc.categoryIds.flatMap((id) => context.categories.get(id) ?? []),
     distanceInKm: distanceInKm(context.viewer.place, doc),
-    user: ownerOf(doc.ownerId, context.owner),
+    user: namedHere(doc, context.owner) ? ownerOf(doc.ownerId, context.owner) : withoutCity(ownerOf(doc.ownerId, context.owner)),
     listingPhotos: doc.photos.map((p) => ({ imageUrl: p.imageUrl, thumbnailUrl: p.thumbnailUrl, width: p.width, height: p.height })),
   };
 }

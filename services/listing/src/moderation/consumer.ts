@@ -5,8 +5,9 @@ import { deactivateListingsOfSuspendedMember } from '../listings/lifecycle.ts';
 /**
  * A suspension (a ban or the automatic one, under any version of moderation's events): the
  * member's listings leave search and offers (each announced as inactive) and their places are given
- * back. Its end is recorded (kit suspensions.ts) so a late or repeated suspension changes nothing;
- * the listings are not relisted. Safe to repeat.
+ * back. Its end, by date or lifted by an admin (`suspension-ended`, `cause: 'lifted'`, issue 27), is
+ * recorded (kit suspensions.ts) so a late or repeated suspension changes nothing; the listings are
+ * not relisted, the member turns on again what they still offer. Safe to repeat.
  */
 export function consumeModeration(bus: Bus, db: Connection, ctx: ListingContext, logger: Logger): Promise<Worker> {
   return consumeSuspensions(bus, {

@@ -1,3 +1,5 @@
+import type { ListingCard } from '@ruilplein/contracts';
+import { kmForChord2, roundKm, type SearchEngine } from '@ruilplein/search';
 import { HttpError, nowMs, type HandlerPart } from '@ruilplein/service-kit';
 import type { CategoryCache } from '../categories/cache.ts';
 import { categoryIndex } from '../listings/present.ts';
@@ -5,6 +7,25 @@ import type { SearchService } from './sync.ts';
 
 /** While a replica is still loading its index (readiness says so too, so traffic goes elsewhere). */
 export const SEARCH_LOADING = 'Zoeken is zo weer beschikbaar. Probeer het over een minuut opnieuw.';
+
+/**
+ * A card names its owner's place only where its distance was measured to (listings/present.ts
+ * namedHere): the index's copy of a listing's place follows its owner's move a moment later, and
+ * in between the new name stood beside the old distance ('124 km · Zeist', issue 27). Compared by
+ * the distance from the caller to the owner's place as the index knows it now.
+ */
+export function namedWhereMeasured(engine: Pick<SearchEngine, 'members'>, viewerId: string, cards: ListingCard[], now: number): ListingCard[] {
+  const from = engine.members.searcher(viewerId, now).place;
+  if (!from) return cards; // no distance shown: the name cannot disagree with it
+  return cards.map((card) => {
+    if (card.distanceInKm === null || card.user.city === undefined) return card;
+    const to = engine.members.searcher(card.user.id, now).place;
+    const km = to ? roundKm(kmForChord2((from.x - to.x) ** 2 + (from.y - to.y) ** 2 + (from.z - to.z) ** 2)) : null;
+    if (km === card.distanceInKm) return card;
+    const { city: _city, ...user } = card.user;
+    return { ...card, user };
+  });
+}
 
 /**
  * GET /api/listing, /api/listing/suggest and /api/listing/recommendations, answered from this replica's index. Register
@@ -25,7 +46,7 @@ export function searchHandlers(search: SearchService, categories: CategoryCache)
         const names = categoryIndex(categories.current());
         // Category names match keywords too (q): the cache's current names.
         const page = e.search(e.searcher(principal.userId, now), hidden.size ? { ...query, excludeOwners: hidden } : query, now, names);
-        return e.cards(page, names);
+        return namedWhereMeasured(e, principal.userId, e.cards(page, names), now);
       },
       suggest: ({ query }) => (query.q ? engine().suggest(query.q) : []),
       // The kit has checked that `userId` is the caller.
@@ -34,7 +55,7 @@ export function searchHandlers(search: SearchService, categories: CategoryCache)
         const now = nowMs();
         const hidden = search.hiddenFor(principal.userId);
         const page = e.recommendations(e.searcher(principal.userId, now), query.radiusKm, query.page, now, hidden.size ? hidden : undefined);
-        return e.cards(page, categoryIndex(categories.current()));
+        return namedWhereMeasured(e, principal.userId, e.cards(page, categoryIndex(categories.current())), now);
       },
     },
   } satisfies HandlerPart<'listing'>;

@@ -1,8 +1,8 @@
 import { hasAdminRole, MODERATION_MESSAGES, type ReportStatus } from '@ruilplein/contracts';
-import { badRequest, notFound, now, type HandlerPart } from '@ruilplein/service-kit';
+import { badRequest, conflict, notFound, now, type HandlerPart } from '@ruilplein/service-kit';
 import type { BanDoc, ModerationContext, WarningDoc } from '../context.ts';
 import { changeStatus, newId } from '../reports/model.ts';
-import { ban, warn } from './state.ts';
+import { ban, inForce, lift, warn } from './state.ts';
 
 /** Midnight at the start of `day` (YYYY-MM-DD) in the Netherlands: a ban 'until 1 December' ends as that day begins there. */
 export function startOfDutchDay(day: string): Date {
@@ -59,6 +59,26 @@ export function sanctionHandlers(ctx: ModerationContext) {
         await ban(ctx, doc.userId, until, at);
         await follow(body.reportID, 'Geband', at);
         return { id: doc._id, userID: doc.userId, issuedBy: doc.issuedBy, reason: doc.reason, expiresAt: until?.toISOString() ?? null, createdAt: at.toISOString() };
+      },
+      // The suspensions in force of the members on the admin's page: read by `_id` from the states.
+      listSuspensions: async ({ query }) => {
+        if (query.ids.length === 0) return [];
+        const at = now();
+        const states = await ctx.states.find({ _id: { $in: query.ids } }).toArray();
+        return states.flatMap((state) => {
+          const suspension = state.suspension ?? state.block;
+          if (!inForce(suspension, at)) return [];
+          return [{ userID: state._id, reason: suspension.reason, since: suspension.since.toISOString(), endsAt: suspension.until?.toISOString() ?? null }];
+        });
+      },
+      liftSuspension: async ({ principal, params }) => {
+        const member = await ctx.members.byId(params.userId);
+        if (!member || member.deleted) throw notFound(MODERATION_MESSAGES.memberNotFound);
+        const at = now();
+        if (!(await lift(ctx, params.userId, at))) throw conflict(MODERATION_MESSAGES.notSuspended);
+        // The bans stay on record, with who lifted them and when.
+        await ctx.bans.updateMany({ userId: params.userId, liftedAt: { $exists: false } }, { $set: { liftedAt: at, liftedBy: principal.userId.toLowerCase() } });
+        return { userID: params.userId, liftedAt: at.toISOString(), message: MODERATION_MESSAGES.lifted };
       },
     },
   } satisfies HandlerPart<'moderation'>;

@@ -89,3 +89,22 @@ export function ban(ctx: ModerationContext, userId: string, until: Date | null, 
     return { warnings: state.warnings, suspension, events: (version) => [suspendedEvent(userId, version, suspension, at)] };
   });
 }
+
+/**
+ * An admin lifts the member's suspension in force (a ban or the automatic one): it leaves the state
+ * and `moderation.user.suspension-ended` with `cause: 'lifted'` tells auth, listing and trade, on the
+ * subject they follow already. Answers whether there was one to lift; the warnings stay counted.
+ */
+export async function lift(ctx: ModerationContext, userId: string, at: Date): Promise<boolean> {
+  let lifted = false;
+  await changeMemberState(ctx, userId, (state) => {
+    lifted = inForce(state.suspension, at);
+    if (!lifted) return null;
+    return {
+      warnings: state.warnings,
+      suspension: undefined,
+      events: (version) => [createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId, version, cause: 'lifted', at: at.toISOString() })],
+    };
+  });
+  return lifted;
+}

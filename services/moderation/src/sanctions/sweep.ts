@@ -21,7 +21,7 @@ export async function endExpiredSuspensions(ctx: ModerationContext, at = now()):
       return {
         warnings: current.warnings,
         suspension: undefined,
-        events: (version) => [createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId: state._id, version, at: at.toISOString() })],
+        events: (version) => [createEvent(eventRegistry, 'moderation.user.suspension-ended', { userId: state._id, version, cause: 'expired', at: at.toISOString() })],
       };
     });
     if (changed) ended++;

@@ -3,6 +3,7 @@ import { createEvent, now, outboxFields } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 import type { MembershipDoc, PaymentContext } from '../context.ts';
 import { addMonth, dayOf } from '../providers/local/provider.ts';
+import { composeDueMails, isMailed } from './mails.ts';
 import type { ProviderPayment } from '../providers/provider.ts';
 
 /** How many applied payment ids a membership remembers (a webhook is replayed within days, not years). */
@@ -44,8 +45,12 @@ export async function changeMembership(ctx: PaymentContext, userId: string, deci
     const events: EventEnvelope[] = change.event
       ? [createEvent(eventRegistry, change.event, { userId, version, paidUntil: change.event === 'payment.subscription.expired' ? null : (next.paidUntil?.toISOString() ?? null), at: at.toISOString() })]
       : [];
+    // A receipt or a cancellation mail is noted with the change, and composed once auth gives the address (mails.ts).
+    const mail = isMailed(change.event)
+      ? { [`mailsDue.v${version}`]: { event: change.event, version, paidUntil: next.paidUntil ?? null, at }, mailsDuePending: true as const }
+      : undefined;
     const update: mongo.UpdateFilter<MembershipDoc> = {
-      $set: { ...change.set, version, applied, status: next.status, ...(events.length && outboxFields(...events)) } as mongo.MatchKeysAndValues<MembershipDoc>,
+      $set: { ...change.set, version, applied, status: next.status, ...(events.length && outboxFields(...events)), ...mail } as mongo.MatchKeysAndValues<MembershipDoc>,
       ...(change.unset?.length && { $unset: Object.fromEntries(change.unset.map((f) => [f, ''])) }),
     };
     try {
@@ -54,6 +59,7 @@ export async function changeMembership(ctx: PaymentContext, userId: string, deci
         : await ctx.memberships.updateOne({ _id: userId, version: { $exists: false } } as mongo.Filter<MembershipDoc>, update, { upsert: true });
       if (done.modifiedCount + done.upsertedCount === 1) {
         if (events.length) ctx.relay.kick(ctx.memberships.collectionName, userId);
+        if (mail) void composeDueMails(ctx, userId).catch((err: unknown) => ctx.logger.warn({ err, userId }, 'composing a Premium mail failed: the sweep tries again'));
         return next;
       }
     } catch (err) {
