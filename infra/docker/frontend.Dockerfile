@@ -14,13 +14,14 @@ RUN mkdir /out && cp package-lock.json /out/ \
 # 2. Build with the dev dependencies (rspack, Module Federation). glibc image: the lock holds
 #    rspack's linux-gnu bindings. `npm install`, not `npm ci`: see service.Dockerfile.
 #    --ignore-scripts: the `node` dev dependency would fetch a second Node; the image has one.
+#    ARG APP only after the install: every frontend's build then shares that one cached layer.
 FROM ${NODE_IMAGE} AS build
-ARG APP
-RUN test -n "$APP" || (echo "build arg APP is required" >&2; exit 1)
 WORKDIR /app
 COPY --from=manifests /out/ ./
 RUN --mount=type=cache,target=/root/.npm npm install --ignore-scripts --no-audit --no-fund
 COPY . .
+ARG APP
+RUN test -n "$APP" || (echo "build arg APP is required" >&2; exit 1)
 RUN npm run build -w "@ruilplein/${APP}" && test -f "${APP}/dist/index.html" -o -f "${APP}/dist/mf-manifest.json"
 # The web root and server block of this APP: the shell at /, a remote under /mfe/<name>/ (the
 # Ingress forwards the path unchanged).

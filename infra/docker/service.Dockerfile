@@ -2,7 +2,10 @@
 # Image of one Ruilplein service, from the repository root:
 #   docker build -f infra/docker/service.Dockerfile --build-arg SERVICE=<name> -t ruilplein/<name>:<tag> .
 # Node 24 runs the TypeScript sources directly (type stripping): there is no build step.
+# NODE_IMAGE builds, RUNTIME_IMAGE runs (the same image by default; `npm run images` gives a
+# runtime base without npm or a shell).
 ARG NODE_IMAGE=node:24.21.0-alpine
+ARG RUNTIME_IMAGE=node:24.21.0-alpine
 
 # 1. The manifests this service's install needs (root, packages/*, the service), so the dependency
 #    layer below stays cached while only sources change.
@@ -28,7 +31,7 @@ RUN --mount=type=cache,target=/root/.npm \
 
 # 3. Runtime: sources over the dependencies, owned by root, run as an unprivileged user; nothing
 #    is written outside /tmp (the root filesystem is read-only in Kubernetes).
-FROM ${NODE_IMAGE} AS runtime
+FROM ${RUNTIME_IMAGE} AS runtime
 ARG SERVICE
 # Fewer glibc malloc arenas: image decoding (sharp) in worker threads otherwise fragments memory;
 # 16 parallel 6300×6300 uploads peaked at 397 MB instead of 540 MB (npm run bench:upload).
