@@ -101,6 +101,13 @@ describe('moderation, payment and listing', () => {
     expect(forEva.find((n) => n.kind === 'suspension')).toMatchObject({ title: 'Je account is geblokkeerd', link: '/geblokkeerd' });
     expect(forEva.find((n) => n.kind === 'suspension').body).toContain('2 januari 2030');
     expect((await h.until(fleur, 1))[0]).toMatchObject({ kind: 'report-handled', title: 'Je melding is afgehandeld' });
+    // Lifted by an admin (issue 27): told, with what stays offline; a redelivery adds nothing.
+    const lifted = { userId: eva.id, version: 3, cause: 'lifted' as const, at: iso() };
+    await h.publish('moderation.user.suspension-ended', lifted);
+    await h.publish('moderation.user.suspension-ended', lifted);
+    const ended = (await h.until(eva, 3)).filter((n) => n.kind === 'suspension-ended');
+    expect(ended).toEqual([expect.objectContaining({ title: 'De blokkade van je account is opgeheven', link: '/dashboard/my-listings' })]);
+    expect(ended[0].body).toContain('Je listings staan nog offline');
     // Warnings are mailed at once, with their text.
     await waitFor(async () => (await h.mails(emailOf(eva.id))).some((m) => m.text.includes('Houd het vriendelijk in de chat.')), 'the warning by mail');
   });

@@ -22,6 +22,7 @@ export const NOTIFICATION_KINDS = {
   'chat-message': { mail: 'direct', label: 'Nieuw chatbericht' },
   warning: { mail: 'direct', label: 'Waarschuwing' },
   suspension: { mail: 'direct', label: 'Account geblokkeerd' },
+  'suspension-ended': { mail: 'direct', label: 'Blokkade opgeheven of afgelopen' },
   'report-handled': { mail: 'digest', label: 'Melding afgehandeld' },
   'premium-active': { mail: 'digest', label: 'Premium actief' },
   'premium-renewal-failed': { mail: 'direct', label: 'Verlenging Premium mislukt' },

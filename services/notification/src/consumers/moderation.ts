@@ -1,5 +1,6 @@
 // moderation's decisions about a member reach that member: a warning with its text, a suspension
-// with why and until when; a reporter hears their report was handled.
+// with why and until when, and its end (lifted by an admin or run out); a reporter hears their
+// report was handled.
 import { eventRegistry } from '@ruilplein/contracts';
 import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { NotificationContext } from '../context.ts';
@@ -10,7 +11,7 @@ export function consumeModeration(bus: Bus, db: Connection, ctx: NotificationCon
   return consume(bus, {
     durable: 'notification-moderation',
     registry: eventRegistry,
-    subjects: ['moderation.user.warned', 'moderation.user.suspended', 'moderation.report.resolved'],
+    subjects: ['moderation.user.warned', 'moderation.user.suspended', 'moderation.user.suspension-ended', 'moderation.report.resolved'],
     db,
     logger,
     handler: async (event) => {
@@ -33,6 +34,21 @@ export function consumeModeration(bus: Bus, db: Connection, ctx: NotificationCon
           const why = s.reason === 'ban' ? 'Een beheerder heeft je account geblokkeerd.' : 'Je account is geblokkeerd na herhaalde waarschuwingen.';
           const until = s.endsAt ? `De blokkade duurt tot ${dateTimeInDutch(s.endsAt)}.` : 'De blokkade geldt tot een beheerder haar opheft.';
           await notify(ctx, { userId: s.userId, kind: 'suspension', source: `s${s.version}`, at: new Date(s.at), title: 'Je account is geblokkeerd', body: `${why} ${until}`, link: '/geblokkeerd' });
+          break;
+        }
+        case 'moderation.user.suspension-ended': {
+          const e = event.payload;
+          // What ending restores is access only (decisions.md): the member turns their listings on again.
+          const lifted = e.cause === 'lifted';
+          await notify(ctx, {
+            userId: e.userId,
+            kind: 'suspension-ended',
+            source: `e${e.version}`,
+            at: new Date(e.at),
+            title: lifted ? 'De blokkade van je account is opgeheven' : 'De blokkade van je account is afgelopen',
+            body: `${lifted ? 'Een beheerder heeft de blokkade opgeheven.' : 'De blokkade is voorbij.'} Je kunt weer ruilen. Je listings staan nog offline: zet ze weer aan onder Mijn Listings.`,
+            link: '/dashboard/my-listings',
+          });
           break;
         }
         case 'moderation.report.resolved': {
