@@ -88,8 +88,10 @@ export function useNotificationHub(signedIn: boolean): void {
     const listen = (hub: Socket) => {
       hub.on('connect', () => {
         attempt = 0;
-        // Whatever came while the tab was not connected.
+        // Whatever came while the tab was not connected, the count included: a notification stored
+        // before this socket joined its member's room was pushed to no one here.
         void refreshNotificationLists(latest.current);
+        void latest.current.invalidateQueries({ queryKey: unreadKey });
       });
       hub.on('connect_error', (err) => {
         if (stopped) return;
