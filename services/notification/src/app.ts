@@ -1,5 +1,6 @@
-import { authQueries, CONTACTS_PER_QUERY, NOTIFICATION_MESSAGES } from '@ruilplein/contracts';
+import { NOTIFICATION_MESSAGES } from '@ruilplein/contracts';
 import {
+  askAuthForContacts,
   badRequest,
   ConfigError,
   createApp,
@@ -9,7 +10,6 @@ import {
   mailTransportFor,
   now,
   redisConfigSchema,
-  requestQuery,
   startMailRelay,
   startPeriodic,
   storeReadiness,
@@ -96,17 +96,6 @@ export interface NotificationService extends ServiceParts {
   expiry: Periodic<ExpiryResult>;
 }
 
-/** Asks auth for addresses, 500 members per question. */
-const askAuth =
-  (bus: Bus): NotificationContext['contacts'] =>
-  async (ids) => {
-    const found = new Map<string, string>();
-    for (let i = 0; i < ids.length; i += CONTACTS_PER_QUERY) {
-      for (const c of await requestQuery(bus, authQueries.contacts, { ids: ids.slice(i, i + CONTACTS_PER_QUERY) }, 10_000)) found.set(c.id.toLowerCase(), c.email);
-    }
-    return found;
-  };
-
 export async function createNotificationService(deps: NotificationDeps): Promise<NotificationService> {
   const { db, bus, logger, redis } = deps;
   const config = notificationSettings.parse(deps.config ?? {});
@@ -128,7 +117,7 @@ export async function createNotificationService(deps: NotificationDeps): Promise
     ...collections,
     live: hub,
     mail,
-    contacts: deps.contacts ?? askAuth(bus),
+    contacts: deps.contacts ?? askAuthForContacts(bus),
     publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
     unsubscribeKey: config.NOTIFICATION_UNSUBSCRIBE_KEY ?? LOCAL_UNSUBSCRIBE_KEY,
     logger,

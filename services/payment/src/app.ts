@@ -1,4 +1,5 @@
 import {
+  askAuthForContacts,
   ConfigError,
   createApp,
   joinHandlers,
@@ -22,7 +23,7 @@ import { PAYMENT_RETURN_PATH } from '@ruilplein/contracts';
 import { z } from 'zod';
 import { COLLECTIONS, paymentCollections, type PaymentContext } from './context.ts';
 import { expireEnded } from './memberships/lifecycle.ts';
-import { askAuthForContacts, composeDueMails } from './memberships/mails.ts';
+import { composeDueMails } from './memberships/mails.ts';
 import { membershipHandlers } from './memberships/routes.ts';
 import { checkoutHandlers } from './providers/local/checkout.ts';
 import { localProvider, type LocalProvider } from './providers/local/provider.ts';

@@ -1,9 +1,7 @@
 // The member's mails about Premium (issue 27) on real stores: a receipt after the first payment and
 // after each renewal, a mail after cancelling that says until when Premium lasts and what then; each
 // once, also when the sweep composes again, and none for a member auth has no address for.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { testClock, type TestClock } from '@ruilplein/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatEuros, PAYMENT_MESSAGES, PREMIUM_PRICE_CENTS } from '@ruilplein/contracts';
 import { composeDueMails } from '../src/memberships/mails.ts';
@@ -13,24 +11,20 @@ import { addressOf, send, startPayment, waitFor, type PaymentHarness } from './h
 const DAY = 86_400_000;
 let h: PaymentHarness;
 let provider: LocalProvider;
-let clockDir: string;
+let clock: TestClock;
 
 beforeAll(async () => {
-  clockDir = await mkdtemp(join(tmpdir(), 'ruilplein-clock-'));
-  process.env.RUILPLEIN_CLOCK_FILE = join(clockDir, 'offset');
+  clock = await testClock();
   h = await startPayment();
   provider = h.ctx.provider as LocalProvider;
 });
 afterAll(async () => {
-  delete process.env.RUILPLEIN_CLOCK_FILE;
   await h?.close();
-  await rm(clockDir, { recursive: true, force: true });
+  await clock?.close();
 });
 
-const moveClock = async (ms: number) => {
-  await writeFile(process.env.RUILPLEIN_CLOCK_FILE!, String(ms));
-  await new Promise((r) => setTimeout(r, 250)); // the kit re-reads the file at most every 200 ms
-};
+// The service runs in this process: the move applies at once.
+const moveClock = (ms: number) => clock.move(ms);
 const mailsTo = (id: string) => h.mails.filter((mail) => mail.to === addressOf(id));
 const dutch = (iso: string) => new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Amsterdam' }).format(new Date(iso));
 

@@ -5,8 +5,8 @@
 // outbox once auth has said where to send it (auth's events never carry addresses:
 // `rpc.auth.member.contacts`), and the kit's relay sends it. So the payment never waits for auth
 // or the mail server, and a note survives a restart: the sweep composes what a kick missed.
-import { authQueries, CONTACTS_PER_QUERY, formatEuros, PAYMENT_MESSAGES, PREMIUM_PRICE_CENTS, premiumAfterCancel } from '@ruilplein/contracts';
-import { html, mailFields, requestQuery, type Bus, type Mail } from '@ruilplein/service-kit';
+import { CONTACTS_PER_QUERY, formatEuros, PAYMENT_MESSAGES, PREMIUM_PRICE_CENTS, premiumAfterCancel } from '@ruilplein/contracts';
+import { html, mailFields, type Mail } from '@ruilplein/service-kit';
 import type { DueMail, PaymentContext } from '../context.ts';
 
 /** The events a member is mailed about. */
@@ -20,15 +20,6 @@ const BATCH = Math.min(100, CONTACTS_PER_QUERY);
 const dutchDate = new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Amsterdam' });
 const dutchDateTime = new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Amsterdam' });
 const dateOf = (at: Date | string | null | undefined) => (at ? dutchDate.format(new Date(at)) : 'onbekend');
-
-/** Asks auth for the members' addresses (activated, existing members only). */
-export const askAuthForContacts =
-  (bus: Bus): PaymentContext['contacts'] =>
-  async (ids) => {
-    const found = new Map<string, string>();
-    for (const c of await requestQuery(bus, authQueries.contacts, { ids }, 10_000)) found.set(c.id.toLowerCase(), c.email);
-    return found;
-  };
 
 /** The mail for one note: both parts say the same; every mail here is about the member's own account (transactional). */
 export function membershipMail(publicUrl: string, to: string, userId: string, due: DueMail): Mail {
