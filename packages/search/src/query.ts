@@ -45,6 +45,14 @@ export interface SearchFilters {
   excludeOwners?: ReadonlySet<string>;
 }
 
+export type KeywordPath = 'auto' | 'index' | 'rows';
+
+/** A query's words, and per word the categories whose name matches it. */
+interface Keywords {
+  query: QueryWord[];
+  matched: ({ mask: Uint32Array; value: number } | null)[];
+}
+
 /** One scan over the candidate rows; every field narrows. */
 interface Scan {
   center?: Vec3;
@@ -75,6 +83,8 @@ interface Scan {
 
 interface TextScan {
   hits: TextHits;
+  /** The rows' words are checked as they are gathered (`beginRows`), not beforehand from postings. */
+  rowWise: boolean;
   /** All words' bits. */
   full: number;
   /** Per word: categories whose name matches it (null: none), and what such a match scores. */
@@ -101,10 +111,14 @@ export class SearchEngine {
   private found = new Int32Array(4096);
   private foundC2 = new Float64Array(4096);
 
-  constructor(index: ListingIndex, members: MemberTable, interest: InterestBook) {
+  /** How keywords meet the other filters: by cost (`auto`), or always one way (tests compare the two). */
+  private readonly keywordPath: KeywordPath;
+
+  constructor(index: ListingIndex, members: MemberTable, interest: InterestBook, keywordPath: KeywordPath = 'auto') {
     this.index = index;
     this.members = members;
     this.interest = interest;
+    this.keywordPath = keywordPath;
   }
 
   searcher(userId: string, now: number): Searcher {
@@ -118,19 +132,7 @@ export class SearchEngine {
    */
   search(searcher: Searcher, filters: SearchFilters, now: number, categories?: CategoryNames): Page {
     const query = filters.q ? parseQuery(filters.q) : [];
-    if (!query.length) return this.searchScan(searcher, filters, now, null);
-    const matched = query.map((q) => this.categoryMatch(q, categories));
-    const hits = this.index.keywords.evaluate(query, matched.map((m) => m !== null));
-    try {
-      return this.searchScan(searcher, filters, now, {
-        hits,
-        full: (1 << query.length) - 1,
-        catMasks: matched.map((m) => m?.mask ?? null),
-        catValues: matched.map((m) => m?.value ?? 0),
-      });
-    } finally {
-      this.index.keywords.reset(hits);
-    }
+    return this.searchScan(searcher, filters, now, query.length ? { query, matched: query.map((q) => this.categoryMatch(q, categories)) } : null);
   }
 
   /** Completions of the query's last word (folded), with the words before it: up to SEARCH_SUGGESTIONS_MAX. */
@@ -163,9 +165,8 @@ export class SearchEngine {
     return mask && { mask, value };
   }
 
-  private searchScan(searcher: Searcher, filters: SearchFilters, now: number, text: TextScan | null): Page {
+  private searchScan(searcher: Searcher, filters: SearchFilters, now: number, keywords: Keywords | null): Page {
     const scan = this.baseScan(searcher, now, filters.excludeOwners);
-    scan.text = text;
     if (searcher.place) {
       scan.center = searcher.place;
       scan.maxC2 = chord2ForKm(filters.distanceKm ?? SEARCH_DEFAULT_DISTANCE_KM);
@@ -198,10 +199,10 @@ export class SearchEngine {
       scan.need |= SERVICE | ACCEPTS_ITEMS;
       scan.bits |= SERVICE | (filters.barterMode === 'services_or_items' ? ACCEPTS_ITEMS : 0);
     }
+    if (keywords) return this.keywordScan(scan, keywords, (filters.page - 1) * filters.take, filters.take);
     const n = this.gather(scan);
     const { created, keys } = this.index;
     const found = this.found;
-    if (text) return this.cut(n, (filters.page - 1) * filters.take, filters.take, this.relevance(n, text));
     const newer = (a: number, b: number) => {
       const sa = found[a]!;
       const sb = found[b]!;
@@ -213,6 +214,62 @@ export class SearchEngine {
       return ka !== kb ? ka > kb : this.index.id(sa) > this.index.id(sb);
     };
     return this.cut(n, (filters.page - 1) * filters.take, filters.take, newer);
+  }
+
+  /**
+   * Keywords with the other filters: from the index's postings (the rarest required word's rows are
+   * the candidates), or, when the grid cells within the radius hold fewer rows than those postings
+   * (a common word, a city's radius), from the cells with every other filter first and the words
+   * checked in the few rows left. Both give the same rows and scores.
+   */
+  private keywordScan(scan: Scan, { query, matched }: Keywords, offset: number, take: number): Page {
+    const keywords = this.index.keywords;
+    const withBest = matched.map((m) => m !== null);
+    const rowWise = this.keywordPath === 'auto' ? scan.center !== undefined && this.rowsCheaper(scan, keywords.drivingCost(query, withBest)) : this.keywordPath === 'rows';
+    const rows = rowWise ? keywords.beginRows(query, withBest) : null;
+    const hits = rows ?? keywords.evaluate(query, withBest);
+    scan.text = { hits, rowWise: rows !== null, full: (1 << query.length) - 1, catMasks: matched.map((m) => m?.mask ?? null), catValues: matched.map((m) => m?.value ?? 0) };
+    try {
+      const n = this.gather(scan);
+      return this.cut(n, offset, take, this.relevance(n, scan.text));
+    } finally {
+      keywords.reset(hits);
+    }
+  }
+
+  /**
+   * Whether checking the rows within reach beats reading the postings, by a rough count of memory
+   * touched: one unit per posting read (its row gathered after), about 1.3 per row within reach when
+   * a category, value or kind filter lets few through to the word check. Without such a filter the
+   * postings won for every query measured at a million listings (most rows reach the word check).
+   */
+  private rowsCheaper(scan: Scan, postings: number): boolean {
+    const narrowed = scan.catMask !== null || scan.need !== LIVE || scan.minCents > -Infinity || scan.maxCents < Infinity;
+    return narrowed && this.rowsInReach(scan) * 1.3 < postings;
+  }
+
+  /** Rows in the grid cells that `scan`'s circle overlaps. */
+  private rowsInReach(scan: Scan): number {
+    let rows = 0;
+    for (const i of this.cellsFor(scan)) rows += this.index.cells[i]!.n;
+    return rows;
+  }
+
+  /** Every keyword matched: through the index, or by the name of one of the row's categories. */
+  private matchesText(slot: number, text: TextScan): boolean {
+    const { cats, words } = this.index;
+    let m = text.hits.hits[slot]!;
+    for (let w = 0; m !== text.full && w < text.catMasks.length; w++) {
+      const mask = text.catMasks[w];
+      if (!mask || m & (1 << w)) continue;
+      for (let x = 0; x < words; x++) {
+        if (cats[slot * words + x]! & mask[x]!) {
+          m |= 1 << w;
+          break;
+        }
+      }
+    }
+    return m === text.full;
   }
 
   /**
@@ -342,34 +399,23 @@ export class SearchEngine {
 
   /** Rows passing `scan` into `found` (and their squared chords into `foundC2`); answers how many. */
   private gather(scan: Scan): number {
-    const { flags, values, created, owners, cats, xs, ys, zs, words, cells } = this.index;
+    const { flags, values, created, owners, cats, xs, ys, zs, words, cells, keywords } = this.index;
     const { need, bits, minCents, maxCents, noValuePasses, catMask, premium, viewer, newAfter, excludeOwner, excludeOwners, maxC2 } = scan;
     const center = scan.center;
     const text = scan.text;
-    const hits = text?.hits.hits;
-    const full = text?.full ?? 0;
-    const textCats = text?.catMasks ?? [];
     const cx = center?.x ?? 0;
     const cy = center?.y ?? 0;
     const cz = center?.z ?? 0;
     let n = 0;
     // Keywords of which one matches no category name: only the rows the index found, else the cells.
-    const sources: { slots: Int32Array; n: number }[] = text?.hits.driven ? [{ slots: text.hits.touched, n: text.hits.count }] : Array.from(this.cellsFor(scan), (i) => cells[i]!);
+    const sources: { slots: Int32Array; n: number }[] = text?.hits.driven && !text.rowWise ? [{ slots: text.hits.touched, n: text.hits.count }] : Array.from(this.cellsFor(scan), (i) => cells[i]!);
     for (const source of sources) {
       const list = source.slots;
       for (let i = 0; i < source.n; i++) {
         const slot = list[i]!;
         const f = flags[slot]!;
         if ((f & need) !== bits) continue;
-        let c2 = NaN;
-        if (center) {
-          if (!(f & PLACED)) continue;
-          const dx = xs[slot]! - cx;
-          const dy = ys[slot]! - cy;
-          const dz = zs[slot]! - cz;
-          c2 = dx * dx + dy * dy + dz * dz;
-          if (c2 > maxC2) continue;
-        }
+        if (center && !(f & PLACED)) continue;
         const cents = values[slot]!;
         if (cents < 0 ? !noValuePasses : cents < minCents || cents > maxCents) continue;
         if (catMask) {
@@ -377,23 +423,24 @@ export class SearchEngine {
           for (let w = 0; w < words && !hit; w++) hit = (cats[slot * words + w]! & catMask[w]!) !== 0;
           if (!hit) continue;
         }
-        if (hits) {
-          let m = hits[slot]!;
-          for (let w = 0; m !== full && w < textCats.length; w++) {
-            const mask = textCats[w];
-            if (!mask || m & (1 << w)) continue;
-            for (let x = 0; x < words; x++) {
-              if (cats[slot * words + x]! & mask[x]!) {
-                m |= 1 << w;
-                break;
-              }
-            }
-          }
-          if (m !== full) continue;
+        // The place after value and categories: three columns, read only for rows those let through.
+        let c2 = NaN;
+        if (center) {
+          const dx = xs[slot]! - cx;
+          const dy = ys[slot]! - cy;
+          const dz = zs[slot]! - cz;
+          c2 = dx * dx + dy * dy + dz * dz;
+          if (c2 > maxC2) continue;
         }
+        if (text && !text.rowWise && !this.matchesText(slot, text)) continue;
         const owner = owners[slot]!;
         if (owner === excludeOwner || (excludeOwners !== null && excludeOwners.has(owner))) continue;
         if (!premium && owner !== viewer && (f & PREMIUM || created[slot]! > newAfter)) continue;
+        if (text?.rowWise) {
+          // Last: the costliest check, for the rows every other filter let through.
+          keywords.scoreRow(slot, text.hits);
+          if (!this.matchesText(slot, text)) continue;
+        }
         if (n === this.found.length) this.growFound();
         this.found[n] = slot;
         this.foundC2[n] = c2;

@@ -8,6 +8,8 @@ const SUGGEST_SCAN = 5000;
 const EXPANSION_CACHE = 20_000;
 /** Entries a row has, about (a title and a 200-character excerpt): to weigh a row-wise check against a posting list. */
 const ENTRIES_GUESS = 24;
+/** Words a row-wise check takes at once (8 bits each in a Uint32 mark). */
+const ROW_WORDS = 4;
 
 interface Expansion {
   ids: number[];
@@ -56,7 +58,13 @@ export class TextIndex {
   private hits: Uint8Array;
   private score: Uint16Array;
   private wordBest: Uint8Array;
+  /** Per query word that a category's name may match: its best per row (kept, cleared by `reset`). */
+  private bests: Uint8Array[] = [];
   private touched = new Int32Array(4096);
+  // Row-wise checks (`beginRows`): per term its qualities for up to ROW_WORDS words, the terms set.
+  private packed = new Uint32Array(1024);
+  private marked: number[] = [];
+  private rowBest: (Uint8Array | null)[] = [];
   private mark = new Uint8Array(1024);
 
   constructor(capacity: number) {
@@ -78,6 +86,7 @@ export class TextIndex {
     this.hits = new Uint8Array(capacity);
     this.score = new Uint16Array(capacity);
     this.wordBest = new Uint8Array(capacity);
+    this.bests = [];
   }
 
   private intern(term: string): number {
@@ -209,7 +218,7 @@ export class TextIndex {
       if (!withBest[w] && (driver < 0 || total < totals[driver]!)) driver = w;
     });
     const order = driver < 0 ? query.map((_, w) => w) : [driver, ...query.map((_, w) => w).filter((w) => w !== driver)];
-    const best: (Uint8Array | null)[] = query.map((_, w) => (withBest[w] ? new Uint8Array(hits.length) : null));
+    const best = query.map((_, w) => (withBest[w] ? this.bestOf(w) : null));
     let count = 0;
     for (const w of order) {
       const bit = 1 << w;
@@ -276,6 +285,98 @@ export class TextIndex {
     return { hits, score, best, touched: this.touched, count, driven: driver >= 0 };
   }
 
+  /**
+   * Postings `evaluate` reads before it has candidates: the rarest word's that no category name
+   * matches, or every word's when each may match one. A caller with fewer rows in reach (the grid
+   * cells within the radius) does better with `beginRows`.
+   */
+  drivingCost(query: readonly QueryWord[], withBest: readonly boolean[]): number {
+    let required = Infinity;
+    let all = 0;
+    query.forEach((q, w) => {
+      const e = this.expand(q);
+      let total = 0;
+      for (const id of e.ids) total += this.listN[id]!;
+      all += total;
+      if (!withBest[w]) required = Math.min(required, total);
+    });
+    return required === Infinity ? all : required;
+  }
+
+  /**
+   * Prepares checking rows one at a time (`scoreRow`) instead of reading postings: for a caller who
+   * gathers the rows within reach with every other filter first. Each term's quality for each word
+   * is packed into one mark (8 bits a word), so a row's entries are read once for all words. Null
+   * for more than ROW_WORDS words (then `evaluate`).
+   */
+  beginRows(query: readonly QueryWord[], withBest: readonly boolean[]): TextHits | null {
+    if (query.length > ROW_WORDS) return null;
+    if (this.packed.length < this.terms.length) this.packed = new Uint32Array(this.terms.length * 2);
+    query.forEach((q, w) => {
+      const e = this.expand(q);
+      for (let k = 0; k < e.ids.length; k++) {
+        const id = e.ids[k]!;
+        if (!this.packed[id]) this.marked.push(id);
+        this.packed[id]! |= e.quality[k]! << (8 * w);
+      }
+    });
+    this.rowBest = query.map((_, w) => (withBest[w] ? this.bestOf(w) : null));
+    return { hits: this.hits, score: this.score, best: this.rowBest, touched: this.touched, count: 0, driven: true };
+  }
+
+  /** Sets a row's hits, score and bests as `evaluate` would (after `beginRows`); the row joins `result.touched`. */
+  scoreRow(slot: number, result: TextHits): void {
+    const { pool, packed } = this;
+    const at = this.refs[slot]!;
+    let b0 = 0;
+    let b1 = 0;
+    let b2 = 0;
+    let b3 = 0;
+    for (let j = 0, m = this.lens[slot]!; j < m; j++) {
+      const entry = pool[at + j]!;
+      const mark = packed[entry >>> 2]!;
+      if (!mark) continue;
+      const weight = FIELD_WEIGHT[entry & 3]!;
+      b0 = Math.max(b0, (mark & 255) * weight);
+      b1 = Math.max(b1, ((mark >>> 8) & 255) * weight);
+      b2 = Math.max(b2, ((mark >>> 16) & 255) * weight);
+      b3 = Math.max(b3, (mark >>> 24) * weight);
+    }
+    // Unrolled (this runs for every row within reach): a word without a best adds to the score.
+    const own = this.rowBest;
+    let hit = 0;
+    let sum = 0;
+    if (b0) {
+      hit |= 1;
+      if (own[0]) own[0][slot] = b0;
+      else sum += b0;
+    }
+    if (b1) {
+      hit |= 2;
+      if (own[1]) own[1][slot] = b1;
+      else sum += b1;
+    }
+    if (b2) {
+      hit |= 4;
+      if (own[2]) own[2][slot] = b2;
+      else sum += b2;
+    }
+    if (b3) {
+      hit |= 8;
+      if (own[3]) own[3][slot] = b3;
+      else sum += b3;
+    }
+    this.hits[slot] = hit;
+    this.score[slot] = sum;
+    if (result.count === this.touched.length) this.growTouched();
+    result.touched = this.touched;
+    this.touched[result.count++] = slot;
+  }
+
+  private bestOf(w: number): Uint8Array {
+    return (this.bests[w] ??= new Uint8Array(this.hits.length));
+  }
+
   /** Quality per term id for an expansion (the caller clears the ids it set). */
   private markFor(e: Expansion): Uint8Array {
     if (this.mark.length < this.terms.length) this.mark = new Uint8Array(this.terms.length * 2);
@@ -285,10 +386,13 @@ export class TextIndex {
 
   /** Clears the scratch a query left. */
   reset(result: TextHits): void {
+    for (const id of this.marked) this.packed[id] = 0;
+    this.marked.length = 0;
     for (let i = 0; i < result.count; i++) {
       const slot = result.touched[i]!;
       this.hits[slot] = 0;
       this.score[slot] = 0;
+      for (const best of result.best) if (best) best[slot] = 0;
     }
   }
 

@@ -8,6 +8,7 @@ import { ListingIndex, type ListingState } from '../src/listings.ts';
 import { matches } from '../src/matches.ts';
 import { MemberTable } from '../src/members.ts';
 import { SearchEngine } from '../src/query.ts';
+import { random } from './random.ts';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const HOUR = 3600_000;
@@ -225,5 +226,69 @@ describe('the Dutch query set', () => {
     expect(engine.suggest('naai')).toEqual(['naaimachine']);
     expect(engine.suggest('fie ')).toEqual([]);
     expect(engine.suggest('e').length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('keywords with a place to search from', () => {
+  it('gives the same pages from the index’s postings as from the rows within reach, for common and rare words', () => {
+    const next = random(23);
+    const members = new MemberTable(4);
+    const index = new ListingIndex(members, 4);
+    const byIndex = new SearchEngine(index, members, new InterestBook(), 'index');
+    const byRows = new SearchEngine(index, members, new InterestBook(), 'rows');
+    const auto = new SearchEngine(index, members, new InterestBook());
+    const texts = [...DEMO_LISTINGS.map((l) => [l.title, l.description, l.categoryIds] as const), ...OWN.map(([, t, d, c]) => [t, d, c] as const)];
+    const common = 'goed onderhouden weinig gebruikt zo goed als nieuw ophalen in de buurt'.split(' ');
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+    for (let m = 0; m < 30; m++) {
+      members.apply({ id: `m${m}`, version: 1, firstName: 'Jan', lastName: 'Jansen', city: 'Utrecht', roles: m % 4 ? ['Gebruiker'] : ['Premium'], latitude: 51.9 + next() * 0.4, longitude: 4.9 + next() * 0.5 });
+    }
+    for (let i = 0; i < 3000; i++) {
+      const [title, description, categoryIds] = pick(texts);
+      index.apply(
+        {
+          id: `r${i}`,
+          version: 1,
+          ownerId: `m${Math.floor(next() * 30)}`,
+          active: true,
+          title: `${title} ${pick(common)}`,
+          excerpt: `${description} ${Array.from({ length: Math.floor(next() * 6) }, () => pick(common)).join(' ')}`.slice(0, 200),
+          listingType: next() < 0.25 ? 'service' : 'item',
+          acceptsItems: false,
+          isPremium: next() < 0.1,
+          initialValue: next() < 0.2 ? null : Math.round(next() * 50_000) / 100,
+          categoryIds: [...categoryIds],
+          imageUrl: '',
+          thumbnailUrl: '',
+          placeholder: '',
+          createdAt: NOW - Math.floor(next() * 24 * 30) * HOUR,
+          latitude: 51.9 + next() * 0.4,
+          longitude: 4.9 + next() * 0.5,
+        },
+        NOW,
+      );
+    }
+    const queries = [...QUERIES.map(([q]) => q), 'goed', 'weinig gebruikt', 'goed onderhouden fiets', 'ophalen boek', 'nieuw', 'zo goed als nieuw', 'fietsen goed', 'ophal'];
+    let answered = 0;
+    for (const q of queries) {
+      for (let k = 0; k < 3; k++) {
+        const who = members.searcher(`m${Math.floor(next() * 30)}`, NOW);
+        const f = {
+          page: 1 + Math.floor(next() * 2),
+          take: 20,
+          premium: false,
+          q,
+          distanceKm: 2 + next() * 30,
+          minValue: next() < 0.7 ? undefined : Math.floor(next() * 100),
+          listingType: next() < 0.7 ? undefined : ('item' as const),
+          categoryIds: next() < 0.7 ? [] : [pick(['fietsen', 'kinderen', 'tuin', 'huishouden', 'muziek'])],
+        };
+        const expected = [...byIndex.search(who, f, NOW, CATEGORY_NAMES).slots];
+        expect([...byRows.search(who, f, NOW, CATEGORY_NAMES).slots], `${q} ${JSON.stringify(f)}`).toEqual(expected);
+        expect([...auto.search(who, f, NOW, CATEGORY_NAMES).slots], `${q} ${JSON.stringify(f)}`).toEqual(expected);
+        if (expected.length) answered++;
+      }
+    }
+    expect(answered).toBeGreaterThan(queries.length);
   });
 });
