@@ -118,3 +118,66 @@ describe('the demand preview', () => {
     expect(ask(['fietsen'])).toEqual({ members: 0, savedSearches: 0, wishlists: 0, few: true });
   });
 });
+
+describe('the demand preview over a random book', () => {
+  it('counts what a plain loop over every member counts, through searches, wishes, moves and removals', () => {
+    let seed = 7;
+    const next = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 2246822519) + 0x9e3779b9) >>> 0) / 2 ** 32);
+    const cats = ['fietsen', 'boeken', 'tuin', 'muziek'];
+    const places: Record<string, { latitude: number; longitude: number }> = {};
+    const wishCats: Record<string, string[]> = {};
+    for (let i = 0; i < 60; i++) wishCats[`w${i}`] = cats.filter(() => next() < 0.4);
+    const spot = () => ({ latitude: 52 + next() * 0.3, longitude: 5 + next() * 0.4 });
+    for (let m = 0; m < 300; m++) places[`m${m}`] = spot();
+    const { book, at } = world(places, wishCats);
+    const searches = new Map<string, BookSearch[]>();
+    const wishes = new Map<string, Set<string>>();
+    const km = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
+      const [u, v] = [vec(a), vec(b)];
+      return 2 * 6371.0088 * Math.asin(Math.min(1, Math.hypot(u.x - v.x, u.y - v.y, u.z - v.z) / 2));
+    };
+    for (let round = 0; round < 6; round++) {
+      for (let m = 0; m < 300; m++) {
+        const id = `m${m}`;
+        const r = next();
+        if (r < 0.3) {
+          const list = Array.from({ length: Math.floor(next() * 3) }, (_, k) => search(`${id}-${round}-${k}`, { categoryIds: cats.filter(() => next() < 0.3), ...(next() < 0.5 ? { distanceKm: [5, 10, 25][Math.floor(next() * 3)]! } : {}) }));
+          book.setSearches(id, round + 1, list);
+          searches.set(id, list);
+        } else if (r < 0.6) {
+          const w = `w${Math.floor(next() * 60)}`;
+          book.addWish(id, w);
+          (wishes.get(id) ?? wishes.set(id, new Set()).get(id)!).add(w);
+        } else if (r < 0.65) {
+          book.setWishes(id, []);
+          wishes.delete(id);
+        } else if (r < 0.7) {
+          at.set(id, (places[id] = spot()));
+        }
+      }
+      book.refile();
+      for (let q = 0; q < 20; q++) {
+        const here = spot();
+        const asked = cats.filter(() => next() < 0.4);
+        const distanceKm = [5, 10, 25][Math.floor(next() * 3)]!;
+        let members = 0;
+        let saved = 0;
+        let wished = 0;
+        for (let m = 0; m < 300; m++) {
+          const id = `m${m}`;
+          const d = km(here, places[id]!);
+          if (d > distanceKm) continue;
+          const s = (searches.get(id) ?? []).filter((x) => d <= (x.filters.distanceKm ?? 25) && (!x.filters.categoryIds?.length || x.filters.categoryIds.some((c) => asked.includes(c)))).length;
+          const w = [...(wishes.get(id) ?? [])].filter((x) => wishCats[x]!.some((c) => asked.includes(c))).length;
+          if (s || w) {
+            members++;
+            saved += s;
+            wished += w;
+          }
+        }
+        const expected = members < 3 ? { members: 0, savedSearches: 0, wishlists: 0, few: true } : { members, savedSearches: saved < 3 ? 0 : saved, wishlists: wished < 3 ? 0 : wished, few: false };
+        expect(countDemand({ book, at: vec(here), caller: 'nobody', hidden: new Set(), query: { categoryIds: asked, q: undefined, distanceKm } }), `round ${round} query ${q}`).toEqual(expected);
+      }
+    }
+  });
+});

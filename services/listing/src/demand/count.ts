@@ -47,8 +47,9 @@ export function countDemand(options: {
   let members = 0;
   let savedSearches = 0;
   let wishlists = 0;
-  book.near(
+  book.nearSearches(
     at,
+    cats,
     (interest) => {
       if (interest.userId === caller || !interest.place) return;
       const d2 = chord2(at, interest.place);
@@ -66,7 +67,7 @@ export function countDemand(options: {
         wishlists += w;
       }
     },
-    query.distanceKm,
+    { km: query.distanceKm, wishes: true },
   );
   if (members < DEMAND_MIN_COUNT) return NO_DEMAND;
   // A count under three could point at one member too.

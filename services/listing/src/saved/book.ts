@@ -52,6 +52,8 @@ export interface Cell {
   /** Members with a saved search on each category, and those with a search on no category (any listing may match it). */
   byCategory: Map<string, Set<Interest>>;
   anyCategory: Set<Interest>;
+  /** Members with a wishlisted listing in each category (the demand preview). */
+  byWish: Map<string, Set<Interest>>;
 }
 
 /**
@@ -157,7 +159,11 @@ export class InterestBook {
     let cats = this.catSets.get(key);
     if (!cats) this.catSets.set(key, (cats = [...found]));
     interest.wishes.set(listingId, cats);
-    for (const c of cats) interest.wishCats.set(c, (interest.wishCats.get(c) ?? 0) + 1);
+    for (const c of cats) {
+      const n = (interest.wishCats.get(c) ?? 0) + 1;
+      interest.wishCats.set(c, n);
+      if (n === 1) setOf(interest.cell.byWish, c).add(interest);
+    }
     this.wishCount++;
   }
 
@@ -166,8 +172,12 @@ export class InterestBook {
     interest.wishes.delete(listingId);
     for (const c of cats) {
       const n = (interest.wishCats.get(c) ?? 1) - 1;
-      if (n) interest.wishCats.set(c, n);
-      else interest.wishCats.delete(c);
+      if (n) {
+        interest.wishCats.set(c, n);
+      } else {
+        interest.wishCats.delete(c);
+        dropFrom(interest.cell.byWish, c, interest);
+      }
     }
     this.wishCount--;
   }
@@ -178,39 +188,30 @@ export class InterestBook {
   }
 
   /**
-   * Calls `visit` for every member whose place lies within reach of `at` (their widest search's
-   * distance, or `km` when given), and for the members without a place unless `km` is given.
+   * Calls `visit` once for each member who may want a listing with these categories at `at`: with a
+   * saved search on one of them or on none, or (`wishes`) a wishlisted listing in one of them. Their
+   * cell lies within reach of `at`: within their widest search's distance, or within `km` when
+   * given (then members without a place are left out; else they are all visited).
    */
-  near(at: Vec3 | undefined, visit: (interest: Interest) => void, km?: number): void {
-    for (const cell of this.cells.values()) {
-      if (!cell.center) {
-        if (km === undefined) for (const m of cell.members.values()) visit(m);
-        continue;
-      }
-      if (!at) continue;
-      const reach = (km ?? cell.maxKm) + CELL_REACH_KM;
-      if (chordKm(at, cell.center) > reach) continue;
-      for (const m of cell.members.values()) visit(m);
-    }
-  }
-
-  /**
-   * Like `near`, for a listing with these categories: only members with a saved search that could
-   * match it (one on one of the categories, or on none), each once.
-   */
-  nearSearches(at: Vec3 | undefined, categoryIds: readonly string[], visit: (interest: Interest) => void): void {
+  nearSearches(at: Vec3 | undefined, categoryIds: readonly string[], visit: (interest: Interest) => void, options: { km?: number; wishes?: boolean } = {}): void {
     const stamp = ++this.stamp;
     const once = (interest: Interest) => {
       if (interest.stamp === stamp) return;
       interest.stamp = stamp;
       visit(interest);
     };
+    const { km, wishes } = options;
     for (const cell of this.cells.values()) {
       if (cell.center) {
-        if (!at || chordKm(at, cell.center) > cell.maxKm + CELL_REACH_KM) continue;
+        if (!at || chordKm(at, cell.center) > (km ?? cell.maxKm) + CELL_REACH_KM) continue;
+      } else if (km !== undefined) {
+        continue;
       }
       for (const m of cell.anyCategory) once(m);
-      for (const id of categoryIds) for (const m of cell.byCategory.get(id) ?? []) once(m);
+      for (const id of categoryIds) {
+        for (const m of cell.byCategory.get(id) ?? []) once(m);
+        if (wishes) for (const m of cell.byWish.get(id) ?? []) once(m);
+      }
     }
   }
 
@@ -244,7 +245,7 @@ export class InterestBook {
     const key = place ? cellKey(place) : NOWHERE;
     let cell = this.cells.get(key);
     if (!cell) {
-      cell = { key, center: place && cellCenter(place), members: new Map(), maxKm: 0, byCategory: new Map(), anyCategory: new Set() };
+      cell = { key, center: place && cellCenter(place), members: new Map(), maxKm: 0, byCategory: new Map(), anyCategory: new Set(), byWish: new Map() };
       this.cells.set(key, cell);
     }
     cell.members.set(interest.userId, interest);
@@ -253,30 +254,22 @@ export class InterestBook {
     this.index(interest);
   }
 
-  /** Files the member's searches under their cell's categories. */
+  /** Files the member's searches and wishes under their cell's categories. */
   private index(interest: Interest) {
     const cell = interest.cell;
     for (const s of interest.searches) {
       const cats = s.filters.categoryIds ?? [];
       if (!cats.length) cell.anyCategory.add(interest);
-      for (const c of cats) {
-        let set = cell.byCategory.get(c);
-        if (!set) cell.byCategory.set(c, (set = new Set()));
-        set.add(interest);
-      }
+      for (const c of cats) setOf(cell.byCategory, c).add(interest);
     }
+    for (const c of interest.wishCats.keys()) setOf(cell.byWish, c).add(interest);
   }
 
   private unindex(interest: Interest) {
     const cell = interest.cell;
     cell.anyCategory.delete(interest);
-    for (const s of interest.searches) {
-      for (const c of s.filters.categoryIds ?? []) {
-        const set = cell.byCategory.get(c);
-        set?.delete(interest);
-        if (set && !set.size) cell.byCategory.delete(c);
-      }
-    }
+    for (const s of interest.searches) for (const c of s.filters.categoryIds ?? []) dropFrom(cell.byCategory, c, interest);
+    for (const c of interest.wishCats.keys()) dropFrom(cell.byWish, c, interest);
   }
 
   private dropIfEmpty(interest: Interest) {
@@ -286,6 +279,18 @@ export class InterestBook {
     interest.cell.members.delete(interest.userId);
     if (!interest.cell.members.size) this.cells.delete(interest.cell.key);
   }
+}
+
+function setOf(map: Map<string, Set<Interest>>, key: string): Set<Interest> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}
+
+function dropFrom(map: Map<string, Set<Interest>>, key: string, interest: Interest) {
+  const set = map.get(key);
+  set?.delete(interest);
+  if (set && !set.size) map.delete(key);
 }
 
 function cellKey(v: Vec3): string {
