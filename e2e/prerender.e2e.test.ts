@@ -1,8 +1,10 @@
 // The prerendered pages (packages/frontend-build/src/prerender.ts): their HTML as the edge serves
 // it, what Chromium shows of them without JavaScript, and their hydration with it: no mismatch,
-// a stored session still shows, and the tab's title and description follow the pages.
+// a stored session still shows, the tab's title and description follow the pages, and the landing
+// page's new listings fill the places its HTML holds for them without moving what follows.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECENT_LISTINGS_MAX } from '@ruilplein/contracts/browser';
 import { shellPages } from '../shell/src/pages.ts';
 import { launchBrowser, openPage, savedLoginState } from './browser.ts';
 import { get, platform } from './platform.ts';
@@ -100,6 +102,44 @@ describe('in Chromium', () => {
       try {
         expect(await hydrated(page, path), path).toEqual([]);
         expect(await page.getByRole('heading', { level: 1 }).innerText(), path).toBe(headings[path]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it("the landing page's new listings: their places are in the HTML, and filling them moves nothing below", async () => {
+    // Issue 27: the build has no listings to show; it writes eight empty cards of the cards' size.
+    const html = await (await get('/')).text();
+    expect(html).toContain('data-testid="recent-placeholders"');
+    expect(html).toContain('Nieuw in het aanbod');
+    for (const viewport of [
+      { width: 1280, height: 1600 },
+      { width: 390, height: 2400 },
+    ]) {
+      const { context, page } = await openPage(browser);
+      try {
+        await page.setViewportSize(viewport);
+        // The list is held back until the placeholders have been measured.
+        let release = () => {};
+        const held = new Promise<void>((resolve) => (release = resolve));
+        await page.route('**/api/listing/recent', async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto('/');
+        const placeholders = page.getByTestId('recent-placeholders');
+        await placeholders.waitFor();
+        const next = page.getByRole('heading', { level: 2, name: 'Wat kun je ruilen?', exact: true });
+        const before = (await next.boundingBox())!.y;
+        release();
+        const cards = page.getByTestId('recent-listing');
+        await cards.first().waitFor();
+        await page.waitForLoadState('networkidle');
+        // Local mode's demo listings fill all eight (they are days old, most for everyone).
+        expect(await cards.count(), `${viewport.width} px`).toBe(RECENT_LISTINGS_MAX);
+        expect(await placeholders.count()).toBe(0);
+        expect(Math.abs((await next.boundingBox())!.y - before), `${viewport.width} px: what follows moved`).toBeLessThan(1);
       } finally {
         await context.close();
       }

@@ -1,9 +1,13 @@
 // The public side of the shell in Chromium: navigation bar, account dropdown, footer, the landing
-// page with its icon ring and carousel, the text pages and scrolling to the top (spec 1 §2).
+// page with its icon ring, carousel and new listings (issue 27), the text pages and scrolling to the
+// top (spec 1 §2).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RECENT_LISTINGS_MAX, type Category, type PublicListing } from '@ruilplein/contracts/browser';
 import { pageAt } from '../shell/src/pages.ts';
 import { exampleItems } from '../shell/src/public/carousel.ts';
+import { account, call, eventually, openCategory, placeEarlier, png, type Account, type Placed } from './api.ts';
+import { expectAccessible } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { logInWithForm, newMember, registerMember } from './members.ts';
 import { get } from './platform.ts';
@@ -62,6 +66,119 @@ async function drag(dx: number, dy = 0) {
 
 /** Waits until the carousel shows `text` (and nothing else). */
 const shows = (text: string) => expect.poll(() => caption().innerText()).toBe(text);
+
+/** A town of its own, out at sea: no other file's searches find this file's listing nearby. */
+const TOWN = { city: 'Voorpaginadorp', latitude: 55.7, longitude: 2.4 };
+
+async function settleIn(who: Account): Promise<void> {
+  const form = new FormData();
+  form.set('firstName', who.firstName);
+  form.set('lastName', who.lastName);
+  form.set('city', TOWN.city);
+  form.set('latitude', String(TOWN.latitude));
+  form.set('longitude', String(TOWN.longitude));
+  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
+  expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
+}
+
+/**
+ * A listing placed six and a half hours back (platform clock): past the Premium head start, so a
+ * guest may see it, and newer than what other files place a day or seven hours back.
+ */
+function placeForGuests(owner: Account, category: Category, title: string): Promise<string> {
+  return placeEarlier(6.5, (place) =>
+    place(async () => {
+      const form = new FormData();
+      form.set('title', title);
+      form.set('description', `${title}: stevig, net als nieuw.`);
+      form.set('listingType', 'item');
+      form.append('CategoryIDs', category.id);
+      form.append('images', new Blob([new Uint8Array(png(64, 48, [200, 120, 40]))], { type: 'image/png' }), 'foto.png');
+      const { status, body } = await call<{ listing: Placed }>('/api/listing/create', { method: 'POST', body: form, token: owner.token });
+      expect(status, `create ${title}: ${JSON.stringify(body)}`).toBe(201);
+      return { ...body.listing, owner };
+    }),
+  );
+}
+
+const recentSection = () => page.getByRole('region', { name: 'Nieuw in het aanbod' });
+const recentCards = () => recentSection().getByTestId('recent-listing');
+const activeText = () => inPage<string>("document.activeElement?.textContent?.trim() ?? ''");
+
+describe('the landing page\'s new listings (issue 27)', () => {
+  it('shows a listing placed here; a guest reaches it by keyboard, logs in and comes back to it', async () => {
+    const [owner, visitor] = await Promise.all([account('Lieke'), registerMember(newMember('Kees'))]);
+    await settleIn(owner);
+    const category = await openCategory();
+    const title = `Buurtladder ${Date.now().toString(36)}`;
+    const id = await placeForGuests(owner, category, title);
+    // The service keeps its answer a few seconds: wait until it holds the new listing.
+    await eventually('the listing among the recent ones', async () => (await call<PublicListing[]>('/api/listing/recent')).body.some((l) => l.id === id));
+
+    await page.goto('/');
+    const card = recentCards().filter({ hasText: title });
+    await card.waitFor();
+    expect(await recentCards().count()).toBeLessThanOrEqual(RECENT_LISTINGS_MAX);
+    const text = await card.innerText();
+    expect(text).toContain(TOWN.city);
+    expect(text).toContain(category.name);
+    // Nothing of the owner but their town.
+    expect(text).not.toContain(owner.firstName);
+    expect(await card.locator('img[loading="lazy"]').getAttribute('src')).toMatch(/^\/uploads\/listings\/.+/);
+    await expectAccessible(page, '/ with new listings');
+
+    // By keyboard: on from the hero's buttons, Tab reaches the card; Enter opens the login with the way back.
+    await page.getByTestId('hero').getByRole('link', { name: 'Plaats een dienst' }).focus();
+    for (let i = 0; i < 60 && (await activeText()) !== title; i++) await page.keyboard.press('Tab');
+    expect(await activeText()).toBe(title);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === `/dashboard/listing/${id}`);
+    await page.getByLabel('E-mailadres').fill(visitor.email);
+    await page.getByLabel('Wachtwoord').fill(visitor.password);
+    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await page.waitForURL(`**/dashboard/listing/${id}`);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+
+    // Signed in, the landing page's card opens the listing itself.
+    await page.goto('/');
+    await recentCards().filter({ hasText: title }).getByRole('link', { name: title }).click();
+    await page.waitForURL(`**/dashboard/listing/${id}`);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  });
+
+  it('holds eight places while the list loads, says so when there is nothing, and offers a retry after a failure', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let answer: 'empty' | 'failure' = 'empty';
+    await page.route('**/api/listing/recent', async (route) => {
+      await held;
+      await (answer === 'empty'
+        ? route.fulfill({ status: 200, contentType: 'application/json', body: '[]' })
+        : route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Er ging iets mis.' }) }));
+    });
+    await page.goto('/');
+    await recentSection().getByRole('status').filter({ hasText: 'Nieuw aanbod laden…' }).waitFor({ state: 'attached' });
+    expect(await recentSection().getAttribute('aria-busy')).toBe('true');
+    expect(await page.getByTestId('recent-placeholders').locator('li').count()).toBe(RECENT_LISTINGS_MAX);
+    release();
+    await recentSection().getByText('Er staat nog geen aanbod voor iedereen klaar. Zet jij het eerste online?').waitFor();
+    expect(await page.getByTestId('recent-placeholders').count()).toBe(0);
+    await expectAccessible(page, '/ without new listings');
+    await recentSection().getByRole('link', { name: 'Registreer en plaats je aanbod' }).click();
+    await page.waitForURL('**/register');
+
+    answer = 'failure';
+    await page.goto('/');
+    const failure = recentSection().getByRole('alert');
+    // A server failure is tried twice more first (the query client's rule), then told.
+    await failure.getByText('Het nieuwe aanbod kon niet worden geladen.').waitFor({ timeout: 20_000 });
+    await expectAccessible(page, '/ when the new listings failed');
+    await page.unroute('**/api/listing/recent');
+    await failure.getByRole('button', { name: 'Opnieuw proberen' }).click();
+    await recentCards().first().waitFor();
+    expect(await failure.count()).toBe(0);
+  });
+});
 
 describe('the public pages', () => {
   it('every public page renders with the navigation bar and the footer', async () => {

@@ -104,6 +104,8 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   // userId names the caller (a declared caller field): the base call names the caller, the matrix adds another member's.
   'GET /api/listing/recommendations': { samples: ({ role, ids }) => [{ name: 'own id', query: { userId: ids[role === 'guest' ? 'member' : role] } }] },
+  // The landing page's newest public listings (issue 27): no input, the same answer for every role.
+  'GET /api/listing/recent': { samples: () => [{ name: "the landing page's list" }] },
   // The search box's completions (issue 23): a word being typed.
   'GET /api/listing/suggest': { samples: () => [{ name: 'a word being typed', query: { q: 'fie' } }] },
   'GET /api/listing/user/:userId': { samples: ownAndOtherMembers },

@@ -31,6 +31,7 @@ import { consumeMembers } from './members/consumer.ts';
 import { MEMBER_FIELDS } from './members/model.ts';
 import { photoPlain } from './photos/routes.ts';
 import { photoStore } from './photos/store.ts';
+import { recentHandlers } from './recent/routes.ts';
 import { searchHandlers } from './search/routes.ts';
 import { startSearch } from './search/sync.ts';
 import { demoSeeder } from './seed/seed.ts';
@@ -58,6 +59,8 @@ export interface ListingDeps {
   redis: RateLimitRedis;
   /** Local mode (RUILPLEIN_MODE=local): seeds the demo listings. */
   local?: boolean;
+  /** How long a replica keeps the landing page's recent listings (recent/routes.ts; tests: 0). */
+  recentKeptMs?: number;
   /** Saved-search alert timings (tests shorten the head-start pass). */
   savedAlerts?: Pick<SavedAlertsDeps, 'headStartCheckMs' | 'refileMs' | 'wishlistReloadMs'>;
 }
@@ -116,6 +119,7 @@ export async function createListingService(deps: ListingDeps): Promise<ServicePa
     handlers: joinHandlers(
       categoryHandlers(cache),
       searchHandlers(search, cache),
+      recentHandlers(search, cache, deps.recentKeptMs),
       listingHandlers(ctx),
       wishlistHandlers(ctx),
       inventoryHandlers(ctx),

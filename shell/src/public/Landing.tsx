@@ -7,6 +7,7 @@ import { buttonClass, SearchBox, useSession } from '@ruilplein/ui';
 import { loginReturningTo } from '../account/returnTo.ts';
 import { ExampleCarousel } from './ExampleCarousel.tsx';
 import { IconRing } from './IconRing.tsx';
+import { RecentListings } from './RecentListings.tsx';
 import * as styles from './Landing.module.css';
 
 const tradeTypes = [
@@ -78,6 +79,8 @@ export function Landing() {
         </div>
         <IconRing />
       </section>
+
+      <RecentListings className={styles.alt} />
 
       <section className={styles.section} aria-labelledby="soorten">
         <h2 id="soorten">Wat kun je ruilen?</h2>

@@ -20,7 +20,7 @@ export * from './api.ts';
 export type { ServiceName } from '../routes.ts';
 
 export type { AccountStatus, AdminUser, BlockedMember, Place, PublicStats, PublicUser, SessionUser, User, UpdateProfileForm, RegisterRequest } from '../auth/routes.ts';
-export type { Category, Demand, InventoryItem, Listing, ListingCard, ListingFormInput, SavedSearch, SavedSearchFilters, WishlistEntry } from '../listing/routes.ts';
+export type { Category, Demand, InventoryItem, Listing, ListingCard, ListingFormInput, PublicListing, SavedSearch, SavedSearchFilters, WishlistEntry } from '../listing/routes.ts';
 export type { CreateOfferRequest, Offer, OfferItem, OfferParty, Review } from '../trade/routes.ts';
 export type { OfferStatus } from '../trade/events.ts';
 export type { ChatMessage, SendChatMessageRequest } from '../chat/routes.ts';

@@ -7,7 +7,7 @@ export const categoryRefs = defineRefs({
 });
 
 // Order matters to the service's router: the fixed paths (`my`, `recommendations`, `user/…`,
-// `inventory/…`) come before `/api/listing/:id`.
+// `inventory/…`, `recent`) come before `/api/listing/:id`.
 export const listingRefs = defineRefs({
   search: { service: 'listing', method: 'get', path: '/api/listing', access: 'user' },
   my: { service: 'listing', method: 'get', path: '/api/listing/my', access: 'user', personal: true },
@@ -24,6 +24,9 @@ export const listingRefs = defineRefs({
   suggest: { service: 'listing', method: 'get', path: '/api/listing/suggest', access: 'user', rateLimit: { per: 'user', points: 300, windowSeconds: 60, name: 'listing-suggest' } },
   // How many members nearby want what one is about to list (issue 23): counts from memory, still bounded.
   demand: { service: 'listing', method: 'get', path: '/api/listing/demand', access: 'user', rateLimit: { per: 'user', points: 60, windowSeconds: 60, name: 'listing-demand' } },
+  // The landing page's newest public listings (issue 27): one answer for everyone, kept briefly by
+  // each replica and by caches; bounded per address all the same.
+  recent: { service: 'listing', method: 'get', path: '/api/listing/recent', access: 'public', rateLimit: { per: 'client', points: 300, windowSeconds: 60, name: 'listing-recent' } },
   // The offer screen reads a listing without a token (spec 2 §7): a guest may read a public one.
   get: { service: 'listing', method: 'get', path: '/api/listing/:id', access: 'public' },
 });

@@ -17,6 +17,7 @@ import {
   LISTING_TYPES,
   listingValueProblem,
   parseListingValue,
+  RECENT_LISTINGS_MAX,
   RECOMMENDATION_RADII_KM,
   SAVED_SEARCH_ALERTS,
   SAVED_SEARCH_MESSAGES,
@@ -189,6 +190,27 @@ export type Listing = z.infer<typeof ListingSchema>;
 /** A listing in a result list: the card's fields, its description cut to 200 characters. */
 export const ListingCardSchema = z.object({ ...listingFields, description: z.string() }).meta({ id: 'ListingCard' });
 export type ListingCard = z.infer<typeof ListingCardSchema>;
+
+/**
+ * A listing as anyone may see it, signed in or not (the landing page, issue 27): what it is and
+ * its owner's town, nothing of the owner themselves, no distance or coordinates, no description.
+ */
+export const PublicListingSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    /** The cover photo, 480 px wide (relative path under /uploads/listings/). */
+    thumbnailUrl: z.string(),
+    /** A tiny blurred stand-in for it (a data: URL), shown while it loads. */
+    placeholder: z.string(),
+    listingType: z.enum(LISTING_TYPES),
+    listingCategories: z.array(CategorySchema),
+    /** The owner's town (their place as they chose it); null when they have none. */
+    city: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'PublicListing' });
+export type PublicListing = z.infer<typeof PublicListingSchema>;
 
 const queryNumber = (message: string, check: (n: number) => boolean) =>
   z.preprocess(
@@ -374,6 +396,11 @@ export const listingRoutes = {
       'Vraag in de buurt: hoeveel leden rond de eigen woonplaats een bewaarde zoekopdracht of verlanglijstje hebben waar deze listing bij past (onder 3: 0 met few)',
     query: DemandQuerySchema,
     response: DemandSchema,
+  }),
+  recent: defineRoute({
+    ...listingRefs.recent,
+    summary: `Het nieuwste openbare aanbod voor de voorpagina (hoogstens ${RECENT_LISTINGS_MAX}): wat een gast mag zien (geen premium-listings, niets jonger dan 6 uur), voor iedereen hetzelfde, zonder gegevens van de eigenaar behalve de woonplaats`,
+    response: z.array(PublicListingSchema).max(RECENT_LISTINGS_MAX),
   }),
   get: defineRoute({
     ...listingRefs.get,

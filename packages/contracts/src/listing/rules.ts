@@ -121,6 +121,8 @@ export const SEARCH_MAX_DISTANCE_KM = 500;
 /** The dashboard's 'Trending in je buurt' (spec 1 §2): these radii, six cards a page. */
 export const RECOMMENDATION_RADII_KM = [1, 5, 10, 25] as const;
 export const RECOMMENDATION_PAGE_SIZE = 6;
+/** The landing page's newest public listings (issue 27): at most this many. */
+export const RECENT_LISTINGS_MAX = 8;
 
 export const BARTER_MODES = ['all', 'services_only', 'services_or_items'] as const;
 export type BarterMode = (typeof BARTER_MODES)[number];
