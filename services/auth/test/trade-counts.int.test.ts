@@ -1,7 +1,7 @@
 // The public statistics' trade figures (trades, average rating, reviewers), fed by the trade
 // service's `trade.member.counted` events through the consumer the assembled auth service starts:
 // set only when newer, the active-listing count left alone.
-import { eventRegistry } from '@ruilplein/contracts';
+import { eventRegistry, type ReliabilityFacts } from '@ruilplein/contracts';
 import { createEvent, ensureStream, publishEvent } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { Types } from 'mongoose';
@@ -62,5 +62,30 @@ describe('trades and ratings in the public statistics', () => {
     await expect.poll(async () => (await stats(id)).totalTrades, { timeout: 10_000 }).toBe(1);
     expect(await stats(id)).toEqual({ totalTrades: 1, averageRating: 4.5, totalReviewers: 1, activeListings: 0 });
     expect(await userStatsCollection(stores.db).findOne({ _id: nobody })).toBeNull();
+  });
+
+  it('keeps the reliability facts that come with the totals and answers the score computed now', async () => {
+    const id = await member();
+    const reliability = async (who: string) => {
+      const res = await fetch(`${auth.url}/api/user/${who}/reliability`);
+      return { status: res.status, body: await body(res) };
+    };
+    // Nothing yet: no rates, a sample of 0 ('Nieuw lid').
+    expect(await reliability(id)).toEqual({ status: 200, body: { responseRate: null, medianResponseMinutes: null, completionRate: null, completedTrades: 0, sample: 0 } });
+    const openSince = new Date(Date.now() - 72 * 3600_000).toISOString();
+    const facts: ReliabilityFacts = { answeredInTime: 3, answeredLate: 0, endedUnanswered: 0, openSince: [openSince], responseMinutes: [30, 200, 60], completed: 4, cancelledBySelf: 0, trades: 3, sample: 7 };
+    await publishEvent(stores.bus, createEvent(eventRegistry, 'trade.member.counted', { userId: id, version: 2, totalTrades: 4, ratingSum: 0, totalReviewers: 0, reliability: facts }));
+    await expect.poll(async () => (await reliability(id)).body.sample, { timeout: 10_000 }).toBe(8);
+    // The open offer is three days old: late by now.
+    expect((await reliability(id)).body).toEqual({ responseRate: 0.75, medianResponseMinutes: 60, completionRate: 1, completedTrades: 3, sample: 8 });
+    // An older event without facts leaves them; a newer one without facts too (it names none).
+    await publishEvent(stores.bus, counted(id, 3, 5, 0, 0));
+    await expect.poll(async () => (await stats(id)).totalTrades, { timeout: 10_000 }).toBe(5);
+    expect((await reliability(id)).body.completedTrades).toBe(3);
+    // Someone who is nobody: 404; a malformed id: 400 in Dutch.
+    expect((await reliability(new Types.ObjectId().toHexString())).status).toBe(404);
+    const bad = await reliability('geen-id');
+    expect(bad.status).toBe(400);
+    expect(typeof bad.body.message).toBe('string');
   });
 });

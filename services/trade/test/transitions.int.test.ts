@@ -238,7 +238,8 @@ describe('what a completed trade changes', () => {
 
     await waitFor(async () => (await party(s.id))?.totalTrades === 1 && (await party(r.id))?.totalTrades === 1, 'one trade each');
     const counted = () => h.events.filter((e) => e.type === 'trade.member.counted' && [s.id, r.id].includes((e.payload as { userId: string }).userId));
-    await waitFor(() => counted().length === 2, 'counted events of both');
+    // Their reliability facts are announced the same way: wait for the counts of the trade.
+    await waitFor(() => [s.id, r.id].every((id) => counted().some((e) => (e.payload as { userId: string; totalTrades: number }).userId === id && (e.payload as { totalTrades: number }).totalTrades === 1)), 'counted events of both');
     expect(counted().map((e) => e.payload)).toEqual(
       expect.arrayContaining([expect.objectContaining({ userId: s.id, totalTrades: 1, ratingSum: 0, totalReviewers: 0 }), expect.objectContaining({ userId: r.id, totalTrades: 1 })]),
     );

@@ -23,6 +23,8 @@ export const userRefs = defineRefs({
   status: { service: 'auth', method: 'get', path: '/api/user/status', access: 'user', whileSuspended: true },
   public: { service: 'auth', method: 'get', path: '/api/user/public/:id', access: 'public' },
   publicStats: { service: 'auth', method: 'get', path: '/api/user/public/stats/:id', access: 'public' },
+  // Beside the stats on profiles, offer pages and cards (issue 24): the trade service's facts, projected here.
+  reliability: { service: 'auth', method: 'get', path: '/api/user/:id/reliability', access: 'public' },
 });
 
 /**

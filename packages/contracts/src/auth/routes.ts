@@ -227,6 +227,16 @@ export const PublicUserSchema = z
   .meta({ id: 'PublicUser' });
 export type PublicUser = z.infer<typeof PublicUserSchema>;
 
+export const ReliabilitySchema = z
+  .object({
+    responseRate: z.number().min(0).max(1).nullable(),
+    medianResponseMinutes: z.number().int().min(0).nullable(),
+    completionRate: z.number().min(0).max(1).nullable(),
+    completedTrades: z.number().int().min(0),
+    sample: z.number().int().min(0),
+  })
+  .meta({ id: 'Reliability' });
+
 export const PublicStatsSchema = z
   .object({
     totalTrades: z.number().int().nonnegative(),
@@ -275,6 +285,12 @@ export const userRoutes = {
     summary: 'Ruilstatistieken van een lid: ruilen, gemiddelde beoordeling, beoordelaars, actieve advertenties',
     params: UserIdParamsSchema,
     response: PublicStatsSchema,
+  }),
+  reliability: defineRoute({
+    ...userRefs.reliability,
+    summary: 'Hoe betrouwbaar een lid is volgens zijn ruilpartners: reactie binnen 48 uur, mediane reactietijd, afgeronde ruilen',
+    params: UserIdParamsSchema,
+    response: ReliabilitySchema,
   }),
 } satisfies Record<keyof typeof userRefs, RouteDef>;
 

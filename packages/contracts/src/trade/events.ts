@@ -27,6 +27,12 @@ export const OfferEventSchema = z.object({
   createdAt: z.iso.datetime(),
   /** When this change happened. */
   at: z.iso.datetime(),
+  /**
+   * Who made this change: a party (sending, answering, withdrawing, confirming, blocking the other,
+   * leaving); absent when the platform did (a listing traded elsewhere) and in events from before
+   * the field existed. The reliability score counts cancellations by it.
+   */
+  actorId: z.string().optional(),
 });
 export type OfferEvent = z.infer<typeof OfferEventSchema>;
 
@@ -41,6 +47,20 @@ export const TradeStatsEventSchema = z.object({
   totalTrades: z.number().int().min(0),
   ratingSum: z.number().min(0),
   totalReviewers: z.number().int().min(0),
+  /** What the reliability score is computed from (absent in events from before it existed). */
+  reliability: z
+    .object({
+      answeredInTime: z.number().int().min(0),
+      answeredLate: z.number().int().min(0),
+      endedUnanswered: z.number().int().min(0),
+      openSince: z.array(z.iso.datetime()),
+      responseMinutes: z.array(z.number().int().min(0)),
+      completed: z.number().int().min(0),
+      cancelledBySelf: z.number().int().min(0),
+      trades: z.number().int().min(0),
+      sample: z.number().int().min(0),
+    })
+    .optional(),
 });
 export type TradeStatsEvent = z.infer<typeof TradeStatsEventSchema>;
 

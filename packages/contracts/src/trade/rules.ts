@@ -98,3 +98,91 @@ export function isValidDay(text: string): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return year >= 1970 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+// Reliability (issue 24): what a member's counterparties saw of them.
+
+/** An offer received counts as answered in time when answered within this many hours. */
+export const RELIABILITY_ANSWER_HOURS = 48;
+/** Completed trades with the same member count once per this many days. */
+export const RELIABILITY_SAME_MEMBER_DAYS = 30;
+/** Below this many offers counted, a member is shown as new ('Nieuw lid'). */
+export const RELIABILITY_MIN_SAMPLE = 3;
+
+/** Hours in minutes, days in milliseconds: the rules below. */
+const ANSWER_MS = RELIABILITY_ANSWER_HOURS * 3600_000;
+
+/**
+ * What the trade service knows of a member as a receiver and as a party, announced with their
+ * totals (`trade.member.counted`); the score is computed from it when asked, since an offer left
+ * unanswered turns late by the clock alone.
+ */
+export interface ReliabilityFacts {
+  /** Offers received and answered (accepted or rejected) within 48 hours, and later. */
+  answeredInTime: number;
+  answeredLate: number;
+  /** Offers received that ended unanswered after their 48 hours had passed (withdrawn, cancelled). */
+  endedUnanswered: number;
+  /** When each offer still open and unanswered was received (ISO): late once 48 hours old. */
+  openSince: string[];
+  /** Minutes to a first answer, of the most recent answers. */
+  responseMinutes: number[];
+  /** Accepted offers that ended completed, and cancelled by this member. */
+  completed: number;
+  cancelledBySelf: number;
+  /** Completed trades, with the same member once per 30 days. */
+  trades: number;
+  /** Offers counted in any rate (those open and not yet late left out). */
+  sample: number;
+}
+
+/** The score at `now` from a member's facts (none: a member who never traded). */
+export function reliabilityOf(facts: ReliabilityFacts | undefined, now: number): Reliability {
+  if (!facts) return { responseRate: null, medianResponseMinutes: null, completionRate: null, completedTrades: 0, sample: 0 };
+  const lateOpen = facts.openSince.filter((at) => now - Date.parse(at) >= ANSWER_MS).length;
+  const received = facts.answeredInTime + facts.answeredLate + facts.endedUnanswered + lateOpen;
+  const minutes = [...facts.responseMinutes].sort((a, b) => a - b);
+  const mid = minutes.length >> 1;
+  const median = !minutes.length ? null : minutes.length % 2 ? minutes[mid]! : Math.round((minutes[mid - 1]! + minutes[mid]!) / 2);
+  const ended = facts.completed + facts.cancelledBySelf;
+  const rate = (n: number, of: number) => (of ? Math.round((n / of) * 100) / 100 : null);
+  return {
+    responseRate: rate(facts.answeredInTime, received),
+    medianResponseMinutes: median,
+    completionRate: rate(facts.completed, ended),
+    completedTrades: facts.trades,
+    sample: facts.sample + lateOpen,
+  };
+}
+
+/** `GET /api/user/{id}/reliability`: rates are fractions (0–1, two decimals), null without anything to count. */
+export interface Reliability {
+  /** Of the offers received that had their 48 hours (or an answer), the share answered within 48 hours. */
+  responseRate: number | null;
+  /** The median time from receiving an offer to a first answer, in minutes. */
+  medianResponseMinutes: number | null;
+  /** Of the accepted offers that ended, the share completed rather than cancelled by this member. */
+  completionRate: number | null;
+  /** Completed trades; with the same member once per 30 days. */
+  completedTrades: number;
+  /** Offers counted in the rates. */
+  sample: number;
+}
+
+/** A duration as a member reads it: 'een kwartier', '3 uur', '2 dagen'. */
+function roughly(minutes: number): string {
+  if (minutes < 60) return minutes <= 15 ? 'een kwartier' : `${Math.max(20, Math.ceil(minutes / 10) * 10)} minuten`;
+  const hours = Math.ceil(minutes / 60);
+  if (hours < 24) return hours === 1 ? 'een uur' : `${hours} uur`;
+  const days = Math.ceil(hours / 24);
+  return days === 1 ? 'een dag' : `${days} dagen`;
+}
+
+/** The line on profiles, offer pages and cards: 'Reageert meestal binnen 3 uur · 95% afgerond (20 ruilen)', or 'Nieuw lid'. */
+export function reliabilityLine(r: Reliability): string {
+  if (r.sample < RELIABILITY_MIN_SAMPLE) return 'Nieuw lid';
+  const parts: string[] = [];
+  if (r.medianResponseMinutes !== null) parts.push(`Reageert meestal binnen ${roughly(r.medianResponseMinutes)}`);
+  const trades = `${r.completedTrades} ${r.completedTrades === 1 ? 'ruil' : 'ruilen'}`;
+  parts.push(r.completionRate !== null ? `${Math.round(r.completionRate * 100)}% afgerond (${trades})` : trades);
+  return parts.join(' · ');
+}

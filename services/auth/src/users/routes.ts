@@ -1,4 +1,4 @@
-import { USER_MESSAGES } from '@ruilplein/contracts';
+import { reliabilityOf, USER_MESSAGES } from '@ruilplein/contracts';
 import { notFound, nowMs, unauthorized, type HandlerPart } from '@ruilplein/service-kit';
 import { SUSPENSION_FIELDS, suspensionInForce } from '../accounts/suspension.ts';
 import { NOT_BEING_DELETED, userIdOf } from '../accounts/model.ts';
@@ -41,6 +41,12 @@ export function userHandlers(deps: UserHttpDeps) {
       publicStats: async ({ params }) => {
         await publicMember(params.id);
         return toPublicStats(await stats.findOne({ _id: params.id }));
+      },
+      reliability: async ({ params }) => {
+        await publicMember(params.id);
+        const doc = await stats.findOne({ _id: params.id }, { projection: { reliability: 1 } });
+        // Computed now: an offer left unanswered turns late by the clock alone.
+        return reliabilityOf(doc?.reliability, nowMs());
       },
     },
   } satisfies HandlerPart<'auth'>;

@@ -1,4 +1,4 @@
-import type { PublicStats } from '@ruilplein/contracts';
+import type { PublicStats, ReliabilityFacts } from '@ruilplein/contracts';
 import { collection, type Connection } from '@ruilplein/service-kit';
 import type { mongo } from 'mongoose';
 
@@ -26,6 +26,8 @@ export interface UserStatsDoc {
   tradeStatsAt?: Date;
   /** Version of the `trade.member.counted` event applied last. */
   tradeStatsVersion?: number;
+  /** The trade service's reliability facts of the member (absent until their first offer changed). */
+  reliability?: ReliabilityFacts;
 }
 
 export const userStatsCollection = (db: Connection) => collection<UserStatsDoc>(db, 'user_stats');

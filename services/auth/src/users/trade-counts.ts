@@ -8,7 +8,8 @@ import { STATS_FROM_TRADES_ON_INSERT, type UserStatsCollection } from './stats.t
  * A member's trade statistics for their public profile: the trade service announces their totals
  * (`trade.member.counted`: completed trades, sum and count of ratings received) with its
  * per-member version; they are set only when newer, so a late or repeated event never moves them
- * back. Counts of accounts that are gone (or being deleted) are dropped, as listing-counts.ts does.
+ * back. With them come the member's reliability facts (the score is computed from them when asked).
+ * Counts of accounts that are gone (or being deleted) are dropped, as listing-counts.ts does.
  */
 export function consumeTradeCounts(deps: { bus: Bus; db: Connection; logger: Logger; users: UserCollection; stats: UserStatsCollection }): Promise<Worker> {
   const { users, stats } = deps;
@@ -19,9 +20,9 @@ export function consumeTradeCounts(deps: { bus: Bus; db: Connection; logger: Log
     db: deps.db,
     logger: deps.logger,
     handler: async (event) => {
-      const { userId, version, totalTrades, ratingSum, totalReviewers } = event.payload;
+      const { userId, version, totalTrades, ratingSum, totalReviewers, reliability } = event.payload;
       if (!Types.ObjectId.isValid(userId) || !(await exists(users, { _id: userIdOf(userId), ...NOT_BEING_DELETED }))) return;
-      await applyIfNewer(stats, userId, version, { totalTrades, ratingSum, totalReviewers, tradeStatsAt: new Date(event.occurredAt) }, { field: 'tradeStatsVersion', setOnInsert: STATS_FROM_TRADES_ON_INSERT });
+      await applyIfNewer(stats, userId, version, { totalTrades, ratingSum, totalReviewers, ...(reliability && { reliability }), tradeStatsAt: new Date(event.occurredAt) }, { field: 'tradeStatsVersion', setOnInsert: STATS_FROM_TRADES_ON_INSERT });
     },
   });
 }

@@ -51,7 +51,7 @@ export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date)
     };
     // The event in the same write (its outbox keys are paths: an upsert's $setOnInsert takes them).
     const { _id, ...fields } = doc;
-    const written = await ctx.offers.updateOne({ _id }, { $setOnInsert: { ...fields, ...outboxFields(offerEvent(doc, true)) } }, { upsert: true });
+    const written = await ctx.offers.updateOne({ _id }, { $setOnInsert: { ...fields, ...outboxFields(offerEvent(doc, true, input.senderId)) } }, { upsert: true });
     if (written.upsertedCount !== 1) throw conflict(OFFER_MESSAGES.busy);
     ctx.relay.kick(COLLECTIONS.offers, id);
     return doc;
@@ -68,9 +68,10 @@ type Decide = (doc: OfferDoc) => Change | Promise<Change>;
 /**
  * One change of an offer: read it, let `decide` say what changes, write that conditionally on the
  * version read with its event; when someone else changed it in between, read and decide again
- * (so a refusal is decided on the state that won). Undefined when there is no such offer.
+ * (so a refusal is decided on the state that won). Undefined when there is no such offer. `actor`:
+ * the member who made the change (none: the platform), named in the event.
  */
-export async function changeOffer(ctx: TradeContext, id: number, decide: Decide, now: Date): Promise<{ before: OfferDoc; after: OfferDoc } | undefined> {
+export async function changeOffer(ctx: TradeContext, id: number, decide: Decide, now: Date, actor?: string): Promise<{ before: OfferDoc; after: OfferDoc } | undefined> {
   for (let i = 0; i < ATTEMPTS; i++) {
     const before = await ctx.offers.findOne({ _id: id });
     if (!before) return undefined;
@@ -79,7 +80,7 @@ export async function changeOffer(ctx: TradeContext, id: number, decide: Decide,
     const after: OfferDoc = { ...before, ...set, version: before.version + 1, updatedAt: now };
     const written = await ctx.offers.updateOne(
       { _id: id, version: before.version },
-      { $set: { ...set, version: after.version, updatedAt: now, ...outboxFields(offerEvent(after)) } },
+      { $set: { ...set, version: after.version, updatedAt: now, ...outboxFields(offerEvent(after, false, actor)) } },
     );
     if (written.modifiedCount === 1) {
       ctx.relay.kick(COLLECTIONS.offers, id);
@@ -139,6 +140,7 @@ export async function confirmOffer(ctx: TradeContext, id: number, userId: string
         return set;
       },
       now,
+      userId,
     );
     return changed;
   } finally {
@@ -203,15 +205,15 @@ export async function settleCompleted(ctx: TradeContext, offer: Pick<OfferDoc, '
  * Completed ones stay, with the member shown as 'Voormalig lid'. Safe to repeat.
  */
 /**
- * One of the two blocked the other: their open offers (Pending or Accepted) are cancelled,
- * announced. Safe to repeat.
+ * `a` blocked `b`: their open offers (Pending or Accepted) are cancelled, announced as `a`'s doing.
+ * Safe to repeat.
  */
 export async function closeOffersBetween(ctx: TradeContext, a: string, b: string, now: Date): Promise<number> {
   const between = (doc: OfferDoc) => OPEN.includes(doc.status) && isParty(doc, a) && isParty(doc, b);
   let cancelled = 0;
   for (const doc of await byIds(ctx.offers, await offerIdsOf(ctx, a), { status: { $in: [...OPEN] } })) {
     if (!between(doc)) continue;
-    const changed = await changeOffer(ctx, doc._id, (current) => (between(current) ? { status: 'Cancelled' } : undefined), now);
+    const changed = await changeOffer(ctx, doc._id, (current) => (between(current) ? { status: 'Cancelled' } : undefined), now, a);
     if (changed && changed.after !== changed.before) cancelled++;
   }
   return cancelled;
@@ -220,7 +222,7 @@ export async function closeOffersBetween(ctx: TradeContext, a: string, b: string
 export async function closeOffersOfMember(ctx: TradeContext, userId: string, now: Date): Promise<number> {
   let cancelled = 0;
   for (const doc of await byIds(ctx.offers, await offerIdsOf(ctx, userId), { status: { $in: [...OPEN] } })) {
-    const changed = await changeOffer(ctx, doc._id, (current) => (OPEN.includes(current.status) && isParty(current, userId) ? { status: 'Cancelled' } : undefined), now);
+    const changed = await changeOffer(ctx, doc._id, (current) => (OPEN.includes(current.status) && isParty(current, userId) ? { status: 'Cancelled' } : undefined), now, userId);
     if (changed && changed.after !== changed.before) cancelled++;
   }
   return cancelled;

@@ -44,7 +44,7 @@ export const itemsOf = (doc: Pick<OfferDoc, 'items'>): OfferItem[] => doc.items 
 export const heldListings = (doc: Pick<OfferDoc, 'listingId' | 'items'>): Set<string> =>
   new Set([doc.listingId, ...itemsOf(doc).filter((i) => !i.isDefault).map((i) => i.listingID)]);
 
-export function offerEventPayload(doc: OfferDoc): OfferEvent {
+export function offerEventPayload(doc: OfferDoc, actorId?: string): OfferEvent {
   return {
     id: doc._id,
     version: doc.version,
@@ -58,13 +58,14 @@ export function offerEventPayload(doc: OfferDoc): OfferEvent {
     receiverConfirmed: doc.receiverConfirmed,
     createdAt: new Date(doc.createdAt).toISOString(),
     at: new Date(doc.updatedAt).toISOString(),
+    ...(actorId && { actorId }),
   };
 }
 
 type OfferSubject = 'trade.offer.created' | 'trade.offer.accepted' | 'trade.offer.rejected' | 'trade.offer.cancelled' | 'trade.offer.confirmed' | 'trade.offer.completed';
 
-/** The event of a change that left the offer as `after`. */
-export function offerEvent(after: OfferDoc, created = false) {
+/** The event of a change that left the offer as `after`, made by `actorId` (none: the platform). */
+export function offerEvent(after: OfferDoc, created = false, actorId?: string) {
   const subjects: Record<OfferStatus, OfferSubject> = {
     Pending: 'trade.offer.created',
     // Accepted again (one party confirmed): confirmed; the first time: accepted.
@@ -73,7 +74,7 @@ export function offerEvent(after: OfferDoc, created = false) {
     Cancelled: 'trade.offer.cancelled',
     Completed: 'trade.offer.completed',
   };
-  return createEvent(eventRegistry, created ? 'trade.offer.created' : subjects[after.status], offerEventPayload(after));
+  return createEvent(eventRegistry, created ? 'trade.offer.created' : subjects[after.status], offerEventPayload(after, actorId));
 }
 
 /** The read shape of spec 2 §3, with the parties' names and pictures as they are now. */

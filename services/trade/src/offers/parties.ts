@@ -1,4 +1,4 @@
-import { amsterdamDay, eventRegistry, OFFER_DAILY_LIMIT, OFFER_MESSAGES } from '@ruilplein/contracts';
+import { amsterdamDay, eventRegistry, OFFER_DAILY_LIMIT, OFFER_MESSAGES, type ReliabilityFacts } from '@ruilplein/contracts';
 import { byIds, conflict, createEvent, forbidden, outboxFields } from '@ruilplein/service-kit';
 import { COLLECTIONS, type TradeContext } from '../context.ts';
 import type { PartyDoc } from './party-model.ts';
@@ -84,32 +84,30 @@ interface Totals {
   totalReviewers: number;
 }
 
+/** What one change of a member's standing adds or sets; undefined: nothing to do. */
+type StandingChange = { add?: Partial<Totals>; reliability?: ReliabilityFacts; set?: Record<string, unknown> } | undefined;
+
 /**
- * Adds to a member's totals once per `mark` (a trade or a review): read, then one write
- * conditional on the version read, carrying the new totals in `trade.member.counted`. A member
+ * Changes a member's standing (their totals, their reliability facts): read, then one write
+ * conditional on the version read, carrying the whole standing in `trade.member.counted`. A member
  * without a document (never traded, or their account is gone) is skipped. Answers whether it changed.
  */
-async function addToTotals(
-  ctx: Pick<TradeContext, 'parties' | 'relay'>,
-  userId: string,
-  mark: string,
-  add: Partial<Totals>,
-  extra: Record<string, unknown>,
-  now: Date,
-): Promise<boolean> {
+export async function changeStanding(ctx: Pick<TradeContext, 'parties' | 'relay'>, userId: string, change: (doc: PartyDoc) => StandingChange): Promise<boolean> {
   for (let i = 0; i < ATTEMPTS; i++) {
     const doc = await ctx.parties.findOne({ _id: userId });
-    if (!doc || doc.counted?.[mark]) return false;
+    const wanted = doc && change(doc);
+    if (!doc || !wanted) return false;
     const totals: Totals = {
-      totalTrades: (doc.totalTrades ?? 0) + (add.totalTrades ?? 0),
-      ratingSum: (doc.ratingSum ?? 0) + (add.ratingSum ?? 0),
-      totalReviewers: (doc.totalReviewers ?? 0) + (add.totalReviewers ?? 0),
+      totalTrades: (doc.totalTrades ?? 0) + (wanted.add?.totalTrades ?? 0),
+      ratingSum: (doc.ratingSum ?? 0) + (wanted.add?.ratingSum ?? 0),
+      totalReviewers: (doc.totalReviewers ?? 0) + (wanted.add?.totalReviewers ?? 0),
     };
+    const reliability = wanted.reliability ?? doc.reliability;
     const version = doc.version + 1;
-    const event = createEvent(eventRegistry, 'trade.member.counted', { userId, version, ...totals });
+    const event = createEvent(eventRegistry, 'trade.member.counted', { userId, version, ...totals, ...(reliability && { reliability }) });
     const written = await ctx.parties.updateOne(
       { _id: userId, version: doc.version },
-      { $set: { ...totals, version, [`counted.${mark}`]: now, ...extra, ...outboxFields(event) } },
+      { $set: { ...totals, version, ...(reliability && { reliability }), ...wanted.set, ...outboxFields(event) } },
     );
     if (written.modifiedCount === 1) {
       ctx.relay.kick(COLLECTIONS.parties, userId);
@@ -118,6 +116,10 @@ async function addToTotals(
   }
   throw busy();
 }
+
+/** Adds to a member's totals once per `mark` (a trade or a review). */
+const addToTotals = (ctx: Pick<TradeContext, 'parties' | 'relay'>, userId: string, mark: string, add: Partial<Totals>, extra: Record<string, unknown>, now: Date) =>
+  changeStanding(ctx, userId, (doc) => (doc.counted?.[mark] ? undefined : { add, set: { [`counted.${mark}`]: now, ...extra } }));
 
 /** One more completed trade for the member (once per offer). */
 export const countTrade = (ctx: Pick<TradeContext, 'parties' | 'relay'>, userId: string, offerId: number, now: Date) =>

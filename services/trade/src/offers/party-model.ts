@@ -1,3 +1,4 @@
+import type { OfferStatus, ReliabilityFacts } from '@ruilplein/contracts';
 import type { WithOutbox } from '../outbox.ts';
 
 /**
@@ -23,10 +24,22 @@ export interface PartyDoc extends WithOutbox {
   counted?: Record<string, Date>;
   /** Review id → when it was given. */
   received?: Record<string, Date>;
+  /** What the reliability score is computed from (reliability/facts.ts), as last announced. */
+  reliability?: ReliabilityFacts;
 }
 
 export interface OfferEntry {
   at: Date;
   /** Made by this member (counts for their daily limit). */
   sent: boolean;
+  // What the offer's events said, for the reliability score (set by reliability/facts.ts):
+  /** The other party. */
+  with?: string;
+  /** A received offer's first answer (accepted or rejected). */
+  answeredAt?: Date;
+  acceptedAt?: Date;
+  /** How it ended, when, and by whom ('' : the platform, e.g. a listing traded elsewhere). */
+  ended?: OfferStatus;
+  endedAt?: Date;
+  endedBy?: string;
 }

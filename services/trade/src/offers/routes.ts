@@ -111,7 +111,7 @@ export function offerHandlers(ctx: TradeContext) {
         if (!current) throw notFound(OFFER_MESSAGES.notFound);
         rule(current);
         if (query.status === 'Accepted') await checkStillAvailable(ctx, current, now);
-        const changed = await changeOffer(ctx, params.id, rule, now);
+        const changed = await changeOffer(ctx, params.id, rule, now, principal.userId);
         if (!changed) throw notFound(OFFER_MESSAGES.notFound);
         return (await answer(ctx, [changed.after]))[0]!;
       },
