@@ -164,6 +164,8 @@ export const FIXTURES: Record<string, Fixture> = {
       },
     ],
   },
+  // A counter on an offer nobody made: 404 for every member (the route let them through); real counters are the trade tests'.
+  'POST /api/tradeoffer/:id/counter': { samples: () => [{ name: 'an offer nobody made', params: { id: '999999' }, body: { items: [] } }] },
   'POST /api/tradeoffer/confirm/:id': {
     samples: () => [
       { name: "the other member's pending offer #1", params: { id: '1' }, expect: { premium: 403, admin: 403 }, why: 'only the two parties confirm (a pending offer: 409 for them)' },

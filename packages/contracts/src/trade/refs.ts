@@ -19,6 +19,14 @@ export const tradeRefs = defineRefs({
   },
   respond: { service: 'trade', method: 'put', path: '/api/tradeoffer/respond/:id', access: 'user' },
   confirm: { service: 'trade', method: 'post', path: '/api/tradeoffer/confirm/:id', access: 'user' },
+  // A counter-offer (issue 24) is a new offer: bounded like creating one.
+  counter: {
+    service: 'trade',
+    method: 'post',
+    path: '/api/tradeoffer/:id/counter',
+    access: 'user',
+    rateLimit: { per: 'user', points: 30, windowSeconds: 600, name: 'trade-offer-counter' },
+  },
   get: { service: 'trade', method: 'get', path: '/api/tradeoffer/:id', access: 'user', personal: true },
   addReview: { service: 'trade', method: 'post', path: '/api/review/add', access: 'user' },
   hasReviewed: { service: 'trade', method: 'get', path: '/api/review/has-reviewed/:userId', access: 'user' },

@@ -78,6 +78,16 @@ export const CreateOfferRequestSchema = z
   .meta({ id: 'CreateOfferRequest' });
 export type CreateOfferRequest = z.input<typeof CreateOfferRequestSchema>;
 
+/**
+ * A counter-offer (issue 24): the receiver of a Pending offer answers with other items, from both
+ * sides, and a message. `listingOfferedOnID`: the other party's listing it is made on (default:
+ * the first of their items chosen).
+ */
+export const CounterOfferRequestSchema = CreateOfferRequestSchema.pick({ message: true, items: true })
+  .extend({ listingOfferedOnID: listingId.optional() })
+  .meta({ id: 'CounterOfferRequest' });
+export type CounterOfferRequest = z.input<typeof CounterOfferRequestSchema>;
+
 export const OfferPartySchema = z
   .object({ id: z.string(), firstName: z.string(), lastName: z.string(), profilePicture: z.string() })
   .meta({ id: 'OfferParty' });
@@ -122,6 +132,9 @@ export const OfferSchema = z
     createdAt: z.iso.datetime(),
     /** The last change (status or confirmation). */
     updatedAt: z.iso.datetime(),
+    /** The offer this one counters, and the offer that countered this one (issue 24; null: none). It ended as Rejected. */
+    counterOf: z.number().int().positive().nullable(),
+    counteredBy: z.number().int().positive().nullable(),
   })
   .meta({ id: 'TradeOffer' });
 export type Offer = z.infer<typeof OfferSchema>;
@@ -231,6 +244,14 @@ export const tradeRoutes = {
     params: OfferIdParamsSchema,
     query: RespondQuerySchema,
     response: OfferSchema,
+  }),
+  counter: defineRoute({
+    ...tradeRefs.counter,
+    summary: 'Een tegenbod doen op een aanbod in afwachting (ontvanger): een nieuw aanbod aan de afzender; het oude eindigt als afgewezen, met een verwijzing',
+    params: OfferIdParamsSchema,
+    body: CounterOfferRequestSchema,
+    response: OfferSchema,
+    status: 201,
   }),
   confirm: defineRoute({
     ...tradeRefs.confirm,

@@ -33,6 +33,9 @@ export type OfferResponse = (typeof OFFER_RESPONSES)[number];
 /** Shown for a party whose account is gone (or not known yet). */
 export const FORMER_MEMBER = { firstName: 'Voormalig', lastName: 'lid' } as const;
 
+/** At most this many offers in one chain of counter-offers (the first offer is round 1). */
+export const COUNTER_ROUNDS_MAX = 10;
+
 export const OFFER_MESSAGES = {
   ownListing: 'Je kunt geen bod doen op je eigen listing.',
   notFound: 'Niet gevonden.',
@@ -59,7 +62,11 @@ export const OFFER_MESSAGES = {
   itemsGone: 'Een of meer listings in dit aanbod zijn niet meer beschikbaar.',
   busy: 'Dit aanbod werd tegelijk ook gewijzigd. Probeer het opnieuw.',
   waiting: 'Wachten op bevestiging van de andere partij...',
+  onlyReceiverCounters: 'Alleen de ontvanger kan een tegenbod doen.',
+  counterNeedsTheirItem: 'Kies minstens één item van de ander voor je tegenbod.',
+  counterRoundsOver: `Na ${COUNTER_ROUNDS_MAX} rondes kun je geen tegenbod meer doen: accepteer of wijs het aanbod af.`,
 } as const;
+
 
 export const REVIEW_MESSAGES = {
   ratingRequired: 'Je moet een beoordeling geven.',

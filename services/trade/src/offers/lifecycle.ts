@@ -22,6 +22,9 @@ export interface NewOffer {
   message: string;
   /** Counts against the sender's daily limit (no Premium). */
   limited: boolean;
+  /** A counter-offer: the offer it answers and its round (it counts for no day). */
+  counterOf?: number;
+  round?: number;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface NewOffer {
  */
 export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date): Promise<OfferDoc> {
   const id = await nextOfferId(ctx);
-  await reserveForSender(ctx, input.senderId, id, input.limited, now);
+  await reserveForSender(ctx, input.senderId, id, input.limited, now, input.counterOf !== undefined);
   try {
     await listForReceiver(ctx, input.receiverId, id, now);
     const doc: OfferDoc = {
@@ -48,6 +51,7 @@ export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date)
       receiverConfirmed: false,
       createdAt: now,
       updatedAt: now,
+      ...(input.counterOf !== undefined && { counterOf: input.counterOf, round: input.round }),
     };
     // The event in the same write (its outbox keys are paths: an upsert's $setOnInsert takes them).
     const { _id, ...fields } = doc;
@@ -61,7 +65,7 @@ export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date)
   }
 }
 
-type Change = Partial<Pick<OfferDoc, 'status' | 'senderConfirmed' | 'receiverConfirmed'>> | undefined;
+type Change = Partial<Pick<OfferDoc, 'status' | 'senderConfirmed' | 'receiverConfirmed' | 'counteredBy'>> | undefined;
 /** What a change sets; undefined: nothing to change. May throw (the change is refused). */
 type Decide = (doc: OfferDoc) => Change | Promise<Change>;
 

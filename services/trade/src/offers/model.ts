@@ -26,6 +26,10 @@ export interface OfferDoc extends WithOutbox {
   receiverConfirmed: boolean;
   createdAt: Date;
   updatedAt: Date;
+  /** Counter-offers (issue 24): the offer this one answers, the one that answered this one (which ended it as Rejected), and which round of the chain this is (1: the first offer). */
+  counterOf?: number;
+  counteredBy?: number;
+  round?: number;
 }
 
 /** The open statuses: the offer can still change. */
@@ -98,5 +102,7 @@ export function toOffer(doc: OfferDoc, members: ReadonlyMap<string, MemberDoc>):
     items: [...requested, ...offered],
     createdAt: new Date(doc.createdAt).toISOString(),
     updatedAt: new Date(doc.updatedAt).toISOString(),
+    counterOf: doc.counterOf ?? null,
+    counteredBy: doc.counteredBy ?? null,
   };
 }

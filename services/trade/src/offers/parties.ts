@@ -25,7 +25,7 @@ export async function offerIdsOf(ctx: Pick<TradeContext, 'parties'>, userId: str
  * counts only while its writer may still be busy (STALE_RESERVATION_MS).
  */
 export async function sentOn(ctx: Pick<TradeContext, 'offers'>, party: Pick<PartyDoc, 'offers'> | null, day: string, now: Date): Promise<number> {
-  const entries = Object.entries(party?.offers ?? {}).filter(([, e]) => e.sent && amsterdamDay(new Date(e.at)) === day);
+  const entries = Object.entries(party?.offers ?? {}).filter(([, e]) => e.sent && !e.counter && amsterdamDay(new Date(e.at)) === day);
   if (!entries.length) return 0;
   const written = new Set((await byIds(ctx.offers, entries.map(([key]) => offerIdOf(key)))).map((o) => o._id));
   return entries.filter(([key, e]) => written.has(offerIdOf(key)) || now.getTime() - new Date(e.at).getTime() < STALE_RESERVATION_MS).length;
@@ -50,13 +50,13 @@ async function partyOf(ctx: Pick<TradeContext, 'parties'>, userId: string): Prom
  * Premium, at most OFFER_DAILY_LIMIT a day): one write conditional on the version read, so of two
  * offers made at once past the limit one is refused (403).
  */
-export async function reserveForSender(ctx: Pick<TradeContext, 'parties' | 'offers'>, senderId: string, offerId: number, limited: boolean, now: Date): Promise<void> {
+export async function reserveForSender(ctx: Pick<TradeContext, 'parties' | 'offers'>, senderId: string, offerId: number, limited: boolean, now: Date, counter = false): Promise<void> {
   for (let i = 0; i < ATTEMPTS; i++) {
     const party = await partyOf(ctx, senderId);
     if (limited && (await sentOn(ctx, party, amsterdamDay(now), now)) >= OFFER_DAILY_LIMIT) throw forbidden(OFFER_MESSAGES.dailyLimit);
     const written = await ctx.parties.updateOne(
       { _id: senderId, version: party.version },
-      { $set: { [`offers.${offerKey(offerId)}`]: { at: now, sent: true }, version: party.version + 1 } },
+      { $set: { [`offers.${offerKey(offerId)}`]: { at: now, sent: true, ...(counter && { counter }) }, version: party.version + 1 } },
     );
     if (written.modifiedCount === 1) return;
   }

@@ -30,8 +30,10 @@ export interface PartyDoc extends WithOutbox {
 
 export interface OfferEntry {
   at: Date;
-  /** Made by this member (counts for their daily limit). */
+  /** Made by this member (counts for their daily limit unless a counter-offer). */
   sent: boolean;
+  /** A counter-offer they made: an answer, not counted against their day. */
+  counter?: boolean;
   // What the offer's events said, for the reliability score (set by reliability/facts.ts):
   /** The other party. */
   with?: string;
