@@ -431,6 +431,11 @@ describe('own listings in the browser', () => {
       .toBe('5');
     expect(await page.getByTestId('stat-trades').innerText()).toBe('0');
     expect(await page.getByTestId('stat-rating').innerText()).toContain('0 beoordelaars');
+    // No offers yet: the reliability line says so, and links to how it is computed (issue 24).
+    expect(await page.getByTestId('reliability').innerText()).toBe('Nieuw lid Hoe berekenen we dit?');
+    await page.getByRole('link', { name: 'Hoe berekenen we dit?' }).click();
+    await page.getByRole('heading', { name: 'Hoe we betrouwbaarheid laten zien' }).waitFor();
+    await page.goBack();
 
     // Another member's profile shows the listings one may see.
     await page.goto(`/dashboard/user/${otherSession.id}`);

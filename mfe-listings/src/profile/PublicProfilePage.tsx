@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { DEFAULT_AVATAR, listingApi, userApi, type PublicStats, type PublicUser } from '@ruilplein/contracts/browser';
+import { DEFAULT_AVATAR, listingApi, reliabilityLine, userApi, type PublicStats, type PublicUser } from '@ruilplein/contracts/browser';
 import { ApiError, BlockButton, EmptyState, ErrorMessage, failureMessage, Loaded, Page, ReceivedReviews, ReportDialog, Spinner, useApi, useSession } from '@ruilplein/ui';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { ListingCard, ListingCardList } from '../common/ListingCard.tsx';
 import * as styles from './PublicProfilePage.module.css';
 
@@ -45,6 +45,18 @@ function StatTiles({ userId }: { userId: string }) {
         <dd data-testid="stat-listings">{show(figures?.activeListings)}</dd>
       </div>
     </dl>
+  );
+}
+
+/** 'Reageert meestal binnen 3 uur · 95% afgerond (20 ruilen)' or 'Nieuw lid' (issue 24); nothing while loading or when it fails. */
+function ReliabilityLine({ userId }: { userId: string }) {
+  const score = useApi(userApi.reliability, { params: { id: userId } });
+  if (!score.data) return null;
+  return (
+    <p className={styles.reliability} data-testid="reliability">
+      {reliabilityLine(score.data)}{' '}
+      <Link to="/ruilregels#betrouwbaarheid">Hoe berekenen we dit?</Link>
+    </p>
   );
 }
 
@@ -113,6 +125,7 @@ function Profile({ user }: { user: PublicUser }) {
           Statistieken
         </h2>
         <StatTiles userId={user.id} />
+        <ReliabilityLine userId={user.id} />
       </section>
       <section aria-labelledby="public-reviews-title">
         <h2 id="public-reviews-title" className={styles.sectionTitle}>

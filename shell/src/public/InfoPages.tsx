@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Mail } from 'lucide-react';
 import { buttonClass } from '@ruilplein/ui';
+import { RELIABILITY_ANSWER_HOURS, RELIABILITY_MIN_SAMPLE, RELIABILITY_SAME_MEMBER_DAYS } from '@ruilplein/contracts/browser';
 import { ContentPage, QuestionList, type QuestionAndAnswer } from './ContentPage.tsx';
 import * as styles from './ContentPage.module.css';
 import { contactEmail } from './site.ts';
@@ -144,6 +145,28 @@ export function RulesPage() {
           </li>
         ))}
       </ol>
+      <section id="betrouwbaarheid" aria-labelledby="betrouwbaarheid-title">
+        <h2 id="betrouwbaarheid-title">Hoe we betrouwbaarheid laten zien</h2>
+        <p>
+          Op profielen en aanbiedingen staat een regel als ‘Reageert meestal binnen 3 uur · 95% afgerond (20 ruilen)’. Die komt uit wat ruilpartners van
+          iemand zagen, niet uit een oordeel van ons:
+        </p>
+        <ul>
+          <li>
+            <strong>Reageert meestal binnen…</strong>: de middelste tijd tussen het ontvangen van een aanbod en het eerste antwoord (accepteren of afwijzen),
+            over de laatste honderd antwoorden. Wie binnen {RELIABILITY_ANSWER_HOURS} uur antwoordt, antwoordt op tijd; een aanbod dat langer open blijft,
+            telt als niet beantwoord. Een aanbod dat de afzender binnen {RELIABILITY_ANSWER_HOURS} uur intrekt, telt niet mee.
+          </li>
+          <li>
+            <strong>% afgerond</strong>: van de geaccepteerde ruilen die eindigden, het deel dat voltooid werd en niet door dit lid werd afgebroken (bijvoorbeeld
+            door de ander te blokkeren).
+          </li>
+          <li>
+            <strong>ruilen</strong>: voltooide ruilen; met hetzelfde lid telt één ruil per {RELIABILITY_SAME_MEMBER_DAYS} dagen.
+          </li>
+        </ul>
+        <p>Bij minder dan {RELIABILITY_MIN_SAMPLE} aanbiedingen staat er ‘Nieuw lid’. Alles wordt bijgewerkt zodra er iets gebeurt, niet één keer per nacht.</p>
+      </section>
     </ContentPage>
   );
 }
