@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dockerAnswers } from './docker.ts';
-import { findBinary, onPath, repoRoot, toolsBin } from './paths.ts';
+import { findBinary, onPath, repoRoot, toolsBin, toolsDir } from './paths.ts';
 import { storeEnv, type StoreName } from './stores.ts';
 
 export interface BootstrapOptions {
@@ -18,6 +18,11 @@ export class BootstrapError extends Error {}
 export const nginxBinary = () => onPath('nginx') ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : undefined);
 
 const NATS_VERSION = 'v2.12.2';
+/**
+ * Jaeger v2.13.0: its Go module github.com/jaegertracing/jaeger keeps the v1 tags (v1.76.0 is
+ * v2.13.0), and `cmd/jaeger` is the v2 binary (OpenTelemetry Collector based).
+ */
+const JAEGER_VERSION = 'v1.76.0';
 const HELM_VERSION = 'v3.19.0';
 /** Offline Kubernetes JSON schemas for the chart validation tests (PyPI). */
 const KUBERNETES_VALIDATE_VERSION = '1.34.1';
@@ -67,6 +72,8 @@ export async function bootstrap(opts: BootstrapOptions = {}): Promise<void> {
 
   if (stores.includes('nats')) await ensureNats(log, problems);
   if (stores.includes('mongo')) await ensureMongo(log, problems);
+  // The trace viewer of `npm start`, and of the test that sends it a span.
+  await ensureJaeger(log, problems);
   if (opts.testTools) {
     await ensureHelm(log, problems);
     await ensurePythonTool('kubernetes-validate', KUBERNETES_VALIDATE_VERSION, log, problems);
@@ -107,6 +114,53 @@ async function ensureMongo(log: (line: string) => void, problems: string[]) {
   await goBuild('ferretdb', ['build', '-mod=vendor', '-o', binary, '.'], work, log, problems);
 }
 
+/**
+ * Jaeger v2 into .tools/bin. Its module has a replace directive, so `go install module@version`
+ * refuses it: the module is downloaded, copied out of the read-only module cache and built there
+ * as the main module (about 10 minutes of two cores the first time; `-trimpath` lets a fresh
+ * clone reuse Go's build cache). The Go module has no UI assets (they come from the jaeger-ui
+ * repository's release): the binary serves a placeholder page unless a built UI is in
+ * .tools/jaeger-ui (or JAEGER_UI_ASSETS; stores.ts jaegerUiAssets). The query API works either way.
+ */
+async function ensureJaeger(log: (line: string) => void, problems: string[]) {
+  const own = join(toolsBin, 'jaeger');
+  const stamp = join(toolsBin, 'jaeger.version');
+  if (existsSync(own) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === JAEGER_VERSION) return log(`jaeger: ok (${own})`);
+  const go = onPath('go');
+  if (!go) {
+    problems.push(`jaeger: missing, and Go is needed to build it; ${goHint} (or put Jaeger v2's \`jaeger\` binary into .tools/bin)`);
+    return;
+  }
+  const module = `github.com/jaegertracing/jaeger@${JAEGER_VERSION}`;
+  log(`jaeger: building ${JAEGER_VERSION} (Jaeger v2) into ${toolsBin} with go build (10 minutes or more the first time)…`);
+  const download = await run(go, ['mod', 'download', '-json', module], { cwd: repoRoot });
+  const dir = download.ok ? (JSON.parse(download.output) as { Dir?: string }).Dir : undefined;
+  if (!dir) {
+    problems.push(`jaeger: go mod download ${module} failed:\n${download.tail}`);
+    return;
+  }
+  const work = join(toolsDir, 'jaeger-build');
+  rmSync(work, { recursive: true, force: true });
+  cpSync(dir, work, { recursive: true });
+  // The module cache's files are read-only; a later rebuild must be able to remove the copy.
+  const copied = await run('chmod', ['-R', 'u+w', work]);
+  if (!copied.ok) {
+    problems.push(`jaeger: chmod -R u+w ${work} failed:\n${copied.tail}`);
+    return;
+  }
+  mkdirSync(toolsBin, { recursive: true });
+  const niced = onPath('nice');
+  const build = ['build', '-trimpath', '-o', own, './cmd/jaeger'];
+  const result = niced ? await run(niced, ['-n', '10', go, ...build], { cwd: work }) : await run(go, build, { cwd: work });
+  if (!result.ok) {
+    problems.push(`jaeger: go ${build.join(' ')} (in ${work}) failed:\n${result.tail}`);
+    return;
+  }
+  writeFileSync(stamp, `${JAEGER_VERSION}\n`);
+  rmSync(work, { recursive: true, force: true });
+  log(`jaeger: ok (${own})`);
+}
+
 /** Helm for `helm lint`/`helm template` in the chart tests (infra/k8s/test). */
 async function ensureHelm(log: (line: string) => void, problems: string[]) {
   const own = join(toolsBin, 'helm');
@@ -128,7 +182,7 @@ async function ensurePythonTool(name: string, version: string, log: (line: strin
     return;
   }
   log(`${name}: installing ${version} into ${toolsVenv}…`);
-  const venv = existsSync(join(toolsVenv, 'bin', 'pip')) ? { ok: true, tail: '' } : await run(python, ['-m', 'venv', toolsVenv]);
+  const venv = existsSync(join(toolsVenv, 'bin', 'pip')) ? { ok: true, tail: '', output: '' } : await run(python, ['-m', 'venv', toolsVenv]);
   const result = venv.ok ? await run(join(toolsVenv, 'bin', 'pip'), ['install', '-q', `${name}==${version}`]) : venv;
   if (result.ok) log(`${name}: ok (${own})`);
   else problems.push(`${name}: python3 -m venv + pip install ${name}==${version} failed (on Debian: \`sudo apt-get install -y python3-venv\`):\n${result.tail}`);
@@ -148,16 +202,21 @@ async function goBuild(name: string, args: string[], cwd: string, log: (line: st
   return result.ok;
 }
 
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ok: boolean; tail: string }> {
+/** Runs a command; `tail` is the end of its output (both streams), `output` its whole standard output. */
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ok: boolean; tail: string; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let stdout = '';
     const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
-    child.stdout.on('data', collect);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      collect(chunk);
+    });
     child.stderr.on('data', collect);
     const tail = () => output.trim().split('\n').slice(-20).join('\n');
-    child.on('error', (err) => resolve({ ok: false, tail: err.message }));
-    child.on('close', (code) => resolve({ ok: code === 0, tail: tail() }));
+    child.on('error', (err) => resolve({ ok: false, tail: err.message, output: stdout }));
+    child.on('close', (code) => resolve({ ok: code === 0, tail: tail(), output: stdout }));
   });
 }
 

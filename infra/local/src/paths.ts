@@ -2,8 +2,10 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
-/** Binaries we build ourselves (gitignored). */
-export const toolsBin = join(repoRoot, '.tools', 'bin');
+/** What bootstrap installs (gitignored). */
+export const toolsDir = join(repoRoot, '.tools');
+/** Binaries we build ourselves. */
+export const toolsBin = join(toolsDir, 'bin');
 
 const isExecutable = (path: string) => {
   try {

@@ -7,11 +7,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { localPorts, SERVICE_NAMES, upstreamVariable } from '@ruilplein/contracts';
+import { startTelemetry, traceProxy } from '@ruilplein/service-kit';
 import { hasExited, onOutputLines, spawnChild, stopChild } from './children.ts';
 import { createEdge, type Edge } from './edge.ts';
 import { buildStaleFrontends, frontends, remoteDists, shellDist, type Frontend } from './frontends.ts';
 import { repoRoot } from './paths.ts';
-import { freePort, startStores, type StoreName, type Stores } from './stores.ts';
+import { freePort, JAEGER_FIXED_PORTS, startJaeger, startStores, type Jaeger, type StoreName, type Stores } from './stores.ts';
 
 /** The ports of `npm start` (README "What `npm start` starts"); the services' come from the contracts registry. */
 export const fixedPorts = {
@@ -42,6 +43,11 @@ export interface PlatformOptions {
   onServiceExit?: (service: string, why: string) => void;
   /** Aborting stops whatever has started and makes startPlatform reject. */
   signal?: AbortSignal;
+  /**
+   * Start Jaeger (stores.ts startJaeger) and send it every service's traces and the edge's
+   * (`npm start`); its ports are fixed with 'fixed'. Tests leave it off: they need no Jaeger.
+   */
+  traces?: boolean;
 }
 
 /** The file whose number (milliseconds) every service of a local platform adds to its clock. */
@@ -60,6 +66,8 @@ export interface Platform {
   stores: Stores;
   services: readonly RunningService[];
   frontends: readonly Frontend[];
+  /** With `traces`: the trace viewer. */
+  jaeger?: Jaeger;
   dataDir: string;
   /** Edge, then services, then stores; safe to call more than once. */
   stop(): Promise<void>;
@@ -109,6 +117,17 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     stack.push(() => stores.stop());
     checkAbort();
 
+    let jaeger: Jaeger | undefined;
+    if (opts.traces) {
+      jaeger = await startJaeger({ dataDir: opts.dataDir, ports: opts.ports === 'fixed' ? JAEGER_FIXED_PORTS : undefined });
+      stack.push(() => jaeger!.stop());
+      log(`jaeger: ${jaeger.url}`);
+      // The edge is the first hop of every trace; it exports as the services do.
+      const stopTelemetry = startTelemetry('edge', jaeger.otlpHttpUrl);
+      stack.push(stopTelemetry);
+      checkAbort();
+    }
+
     const ports: Record<string, number> = {};
     for (const name of [...new Set([...names, ...domainServices, 'gateway'])]) ports[name] = opts.ports === 'fixed' ? fixedPorts.services[name]! : await freePort();
     const serviceUrl = (name: string) => `http://127.0.0.1:${ports[name]}`;
@@ -116,11 +135,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     const edgePort = opts.ports === 'fixed' ? (opts.edgePort ?? fixedPorts.edge) : await freePort();
     const local = { publicUrl: `http://localhost:${edgePort}`, jwtKey: localJwtKey(opts.dataDir) };
     for (const name of names) {
-      services.push(startService(name, ports, stores, logDir, opts, local, () => state.up && !state.stopped));
+      services.push(startService(name, ports, stores, logDir, opts, { ...local, otlp: jaeger?.otlpHttpUrl }, () => state.up && !state.stopped));
     }
     stack.push(() => Promise.all(services.map((s) => stopChild(s.child, 10_000))).then(() => undefined));
 
     const edge = createEdge({ gatewayUrl: serviceUrl('gateway'), shellDir: shellDist(), remotes: remoteDists(), mailUrl: serviceUrl('auth') });
+    if (jaeger) traceProxy(edge, toGateway);
     const sockets = new Set<Socket>();
     edge.on('connection', (socket: Socket) => {
       sockets.add(socket);
@@ -150,6 +170,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
       stores,
       services,
       frontends,
+      jaeger,
       dataDir: opts.dataDir,
       stop: () => {
         state.stopped = true;
@@ -195,7 +216,7 @@ function startService(
   stores: Stores,
   logDir: string,
   opts: PlatformOptions,
-  local: { publicUrl: string; jwtKey: string },
+  local: { publicUrl: string; jwtKey: string; otlp: string | undefined },
   reportExit: () => boolean,
 ): StartedService {
   const upstreams = Object.fromEntries(domainServices.map((d) => [upstreamVariable(d), `http://127.0.0.1:${ports[d]}`]));
@@ -222,6 +243,9 @@ function startService(
       PUBLIC_URL: local.publicUrl,
       ...(name === 'auth' && { AUTH_JWT_PRIVATE_KEY: local.jwtKey }),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      // Traces to Jaeger (OTLP/HTTP); it takes no metrics, so those stay home unless asked for
+      // (OTEL_METRICS_EXPORTER=prometheus with a port per service, service-kit telemetry.ts).
+      ...(local.otlp && { OTEL_EXPORTER_OTLP_ENDPOINT: local.otlp, OTEL_METRICS_EXPORTER: process.env.OTEL_METRICS_EXPORTER ?? 'none' }),
     },
   });
   const file = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
@@ -270,3 +294,7 @@ async function healthy(url: string): Promise<boolean> {
     return false;
   }
 }
+
+// The edge (edge.ts) proxies these to the gateway; its other answers are files.
+const GATEWAY_PREFIXES = ['/api', '/chathub', '/notificationhub', '/uploads'];
+const toGateway = (path: string) => GATEWAY_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));

@@ -51,6 +51,7 @@ function printSummary(p: Platform) {
       row('mongo', s.kind.mongo, s.mongoUrl),
       row('redis', s.kind.redis, s.redisUrl),
       row('nats', s.kind.nats, s.natsUrl.replace(/\/\/[^@/]*@/, '//')),
+      ...(p.jaeger ? [row('jaeger', 'traces', `${p.jaeger.url} (OTLP in: ${p.jaeger.otlpHttpUrl}, gRPC ${p.jaeger.ports.otlpGrpc}; in memory)`)] : []),
       row('data', '', `${p.dataDir} (logs in logs/)`),
       ...(demoAdmin
         ? [row('admin', 'login', `${demoAdmin.email} / ${demoAdmin.password} (demo members: same password)`), row('mail', 'outbox', `${p.url}/dev/mail`)]
@@ -73,7 +74,7 @@ function pretty(line: string): string {
   } catch {
     return line;
   }
-  const { level, time, msg, err, service: _service, pid: _pid, hostname: _hostname, traceId: _traceId, spanId: _spanId, ...rest } = entry;
+  const { level, time, msg, err, service: _service, pid: _pid, hostname: _hostname, trace_id: _traceId, span_id: _spanId, ...rest } = entry;
   const label = levels[level as number] ?? String(level);
   const when = typeof time === 'string' ? time.slice(11, 23) : typeof time === 'number' ? new Date(time).toISOString().slice(11, 23) : '';
   const fields = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
@@ -93,6 +94,7 @@ try {
     ports: 'fixed',
     edgePort: Number(process.env.PORT ?? 8080),
     build: true,
+    traces: true,
     log: say,
     onServiceLine: (name, line) => {
       noteDemoAdmin(name, line);

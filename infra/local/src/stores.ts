@@ -9,7 +9,7 @@ import { LOCAL_STORES_FILE, type LocalStoresFile } from '@ruilplein/service-kit/
 import { MongoClient } from 'mongodb';
 import { hasExited, onOutputLines, spawnChild, stopChild } from './children.ts';
 import { dockerAnswers } from './docker.ts';
-import { findBinary } from './paths.ts';
+import { findBinary, toolsDir } from './paths.ts';
 
 export type StoreName = 'mongo' | 'redis' | 'nats';
 
@@ -284,4 +284,119 @@ function expectLine(url: string, send: string | undefined, prefix: string): Prom
     socket.on('error', reject);
     socket.on('close', () => reject(new Error('connection closed')));
   });
+}
+
+/** Where Jaeger listens: its usual ports under `npm start`, free ones in tests. */
+export interface JaegerPorts {
+  /** UI and query API (`/api/traces/<id>`). */
+  ui: number;
+  /** The query service's gRPC API. */
+  queryGrpc: number;
+  /** OTLP in: gRPC and HTTP. */
+  otlpGrpc: number;
+  otlpHttp: number;
+}
+
+export const JAEGER_FIXED_PORTS: JaegerPorts = { ui: 16686, queryGrpc: 16685, otlpGrpc: 4317, otlpHttp: 4318 };
+
+export interface Jaeger {
+  /** The UI: `http://127.0.0.1:16686`. */
+  url: string;
+  /** For OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP). */
+  otlpHttpUrl: string;
+  ports: JaegerPorts;
+  stop(): Promise<void>;
+}
+
+/** A built Jaeger UI to serve instead of the placeholder page the Go module alone has (see bootstrap.ts). */
+export const jaegerUiAssets = (): string | undefined =>
+  [process.env.JAEGER_UI_ASSETS, join(toolsDir, 'jaeger-ui')].find((dir) => dir && existsSync(join(dir, 'index.html')));
+
+/**
+ * Jaeger v2's configuration: OTLP in (gRPC and HTTP), kept in memory (the newest 100,000 traces,
+ * gone when it stops), the UI and query API; everything on 127.0.0.1, its own telemetry off.
+ */
+export function jaegerConfig(ports: JaegerPorts, uiAssets = jaegerUiAssets()): string {
+  return `# Written by infra/local (stores.ts startJaeger) at each start.
+service:
+  extensions: [jaeger_storage, jaeger_query]
+  pipelines:
+    traces:
+      receivers: [otlp]
+      processors: [batch]
+      exporters: [jaeger_storage_exporter]
+  telemetry:
+    resource:
+      service.name: jaeger
+    metrics:
+      level: none
+    logs:
+      level: warn
+extensions:
+  jaeger_storage:
+    backends:
+      memstore:
+        memory:
+          max_traces: 100000
+  jaeger_query:
+    storage:
+      traces: memstore
+    enable_tracing: false
+    http:
+      endpoint: 127.0.0.1:${ports.ui}
+    grpc:
+      endpoint: 127.0.0.1:${ports.queryGrpc}
+${uiAssets ? `    ui:\n      assets_path: ${JSON.stringify(uiAssets)}\n` : ''}receivers:
+  otlp:
+    protocols:
+      grpc:
+        endpoint: 127.0.0.1:${ports.otlpGrpc}
+      http:
+        endpoint: 127.0.0.1:${ports.otlpHttp}
+processors:
+  batch:
+    timeout: 200ms
+exporters:
+  jaeger_storage_exporter:
+    trace_storage: memstore
+`;
+}
+
+/**
+ * Starts Jaeger v2 (built into .tools/bin by bootstrap.ts) with in-memory storage; resolves once
+ * its query API answers. Its log goes to `<dataDir>/logs/jaeger.log`.
+ */
+export async function startJaeger(opts: { dataDir: string; ports?: JaegerPorts }): Promise<Jaeger> {
+  const bin = findBinary('jaeger');
+  if (!bin) throw new Error('jaeger: not found in .tools/bin or on the PATH; run `npm run bootstrap`');
+  const ports = opts.ports ?? { ui: await freePort(), queryGrpc: await freePort(), otlpGrpc: await freePort(), otlpHttp: await freePort() };
+  const logDir = join(opts.dataDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const config = join(opts.dataDir, 'jaeger.yaml');
+  writeFileSync(config, jaegerConfig(ports));
+  const logFile = join(logDir, 'jaeger.log');
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const tail: string[] = [];
+  const child = spawnChild(bin, ['--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  onOutputLines(child, (line) => {
+    log.write(`${line}\n`);
+    tail.push(line);
+    if (tail.length > 15) tail.shift();
+  });
+  child.once('close', () => log.end());
+  const url = `http://127.0.0.1:${ports.ui}`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const answered = await fetch(`${url}/api/services`, { signal: AbortSignal.timeout(1000) }).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (answered) break;
+    if (hasExited(child) || Date.now() > deadline) {
+      await stopChild(child);
+      throw new Error(`jaeger (UI port ${ports.ui}) did not come up\n  last output (${logFile}):\n    ${tail.join('\n    ')}`);
+    }
+    await sleep(200);
+  }
+  return { url, otlpHttpUrl: `http://127.0.0.1:${ports.otlpHttp}`, ports, stop: () => stopChild(child) };
 }

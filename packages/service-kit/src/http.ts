@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { activeSuspension, registry, SERVICE_NAMES, type RouteDef, type ServiceName } from '@ruilplein/contracts';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
@@ -11,6 +12,7 @@ import { nowMs } from './clock.ts';
 import { badRequest, forbidden, HttpError, MESSAGES, suspendedError, unauthorized } from './errors.ts';
 import { readForm, type UploadedFile } from './form.ts';
 import type { Logger } from './logger.ts';
+import { recordDuration } from './metrics.ts';
 import { openApiDocument } from './openapi.ts';
 import { checkPath } from './paths.ts';
 import { countCall, rateLimitKey, tooManyRequests, type RateLimitRedis } from './ratelimit.ts';
@@ -132,15 +134,77 @@ export function requestLogging(logger: Logger, redactUrl: (url: string) => strin
   });
 }
 
-/** A server span per request, continuing the caller's trace from its `traceparent` header. */
+const routes = new WeakMap<Request, string>();
+
+/** Names the contract route a request matched (its path template), for its span and metrics. */
+function markRoute(req: Request, route: string): void {
+  routes.set(req, route);
+}
+
+/**
+ * A server span per request, continuing the caller's trace from its `traceparent` header, and its
+ * duration in `http.server.request.duration`. Both are named by the route the request matched
+ * (markRoute) when one did: `POST /api/trade/offers/:id/accept`, not the member's own ids. The
+ * response's listeners run in the span's context, so the request's own log line (pino-http's,
+ * written when it finished) carries its trace and span id too.
+ */
 export function traceRequests(req: Request, res: Response, next: NextFunction) {
   const parent = propagation.extract(context.active(), req.headers);
-  const span = tracer.startSpan(`${req.method} ${req.path}`, { kind: SpanKind.SERVER }, parent);
-  res.on('finish', () => {
-    span.setAttribute('http.response.status_code', res.statusCode);
+  const span = tracer.startSpan(`${req.method} ${req.path}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
+  const started = performance.now();
+  const active = trace.setSpan(parent, span);
+  context.bind(active, res);
+  res.once('finish', () => {
+    const route = routes.get(req);
+    const status = res.statusCode;
+    if (route) {
+      span.updateName(`${req.method} ${route}`);
+      span.setAttribute('http.route', route);
+    }
+    span.setAttribute('http.response.status_code', status);
+    if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
+    recordDuration('http.server.request.duration', (performance.now() - started) / 1000, {
+      'http.request.method': req.method,
+      ...(route && { 'http.route': route }),
+      'http.response.status_code': status,
+      ...(status >= 500 && { 'error.type': String(status) }),
+    });
   });
-  context.with(trace.setSpan(parent, span), next);
+  context.with(active, next);
+}
+
+/** A path's ids (numbers, hex and uuids) as `:id`, for span names that name the kind of request. */
+const withoutIds = (path: string) => path.replace(/\/(?:\d+|[0-9a-f-]{8,})(?=\/|$)/gi, '/:id');
+
+/**
+ * Spans of a plain node proxy (the local edge): a server span for each request (and websocket
+ * upgrade) that `traced` picks by its path, the trace's root or a child of the caller's
+ * `traceparent`, whose context goes on in the request's headers to the next hop. Its listeners go
+ * in front of the proxy's own, so the proxy itself knows nothing of traces.
+ */
+export function traceProxy(server: Server, traced: (path: string) => boolean): void {
+  const start = (req: IncomingMessage) => {
+    const path = (req.url ?? '/').split('?', 1)[0]!;
+    if (!traced(path)) return undefined;
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const span = tracer.startSpan(`${req.method} ${withoutIds(path)}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '', 'url.path': path } }, parent);
+    const carrier: Record<string, string> = {};
+    propagation.inject(trace.setSpan(parent, span), carrier);
+    Object.assign(req.headers, carrier);
+    return span;
+  };
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const span = start(req);
+    if (!span) return;
+    res.once('close', () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
+  });
+  // A websocket's span ends as its upgrade is passed on: the hub's connect span follows it.
+  server.prependListener('upgrade', (req: IncomingMessage) => start(req)?.end());
 }
 
 function issuesToErrors(where: string, error: z.ZodError) {
@@ -202,6 +266,7 @@ export function createApp(options: AppOptions): Express {
     const limitName = limit?.name ?? `${def.method}:${def.path}`;
     const noStore = def.access !== 'public' || def.personal === true;
     router[def.method](def.path, async (req, res) => {
+      markRoute(req, def.path);
       // Set first, so refusals (401, 403, 429) are not cached either.
       if (noStore) res.setHeader('cache-control', 'no-store');
       const principal = await checkAccess(def, req, verifyToken);

@@ -1,4 +1,4 @@
-import { metrics, type Attributes, type MeterProvider } from '@opentelemetry/api';
+import { metrics, type Attributes, type Histogram, type MeterProvider } from '@opentelemetry/api';
 
 /**
  * The kit's own gauges. Each is created once per meter provider; every outbox relay and consumer
@@ -47,4 +47,36 @@ export function addGaugeProducer(name: KitGauge, producer: Producer): () => void
 /** The current values of a gauge (what an export would observe); a failing source reports nothing. */
 export async function observeKitGauge(name: KitGauge): Promise<Observation[][]> {
   return Promise.all([...(producers.get(name) ?? [])].map(async (p) => (await Promise.resolve().then(p).catch(() => [])) as Observation[]));
+}
+
+/**
+ * Rate, errors and duration in one histogram each, as OpenTelemetry's semantic conventions have
+ * them: a count per bucket is the rate, the status (or outcome) attribute the errors. Requests per
+ * route (`http.route`, the contract's path template; never the path itself, whose ids would make a
+ * series per member), event handlings per consumer (`messaging.consumer.group.name`, the durable).
+ */
+const histograms = {
+  'http.server.request.duration': { description: 'Duration of HTTP requests, per route and status', unit: 's' },
+  'messaging.process.duration': { description: 'Duration of event handlings, per consumer and outcome', unit: 's' },
+} as const;
+type KitHistogram = keyof typeof histograms;
+/** Seconds: from a millisecond to ten seconds, finer where requests are. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+let histogramsOn: MeterProvider | undefined;
+let created = new Map<KitHistogram, Histogram>();
+
+/** Records one duration (seconds) in a kit histogram, created on the current meter provider. */
+export function recordDuration(name: KitHistogram, seconds: number, attributes: Attributes): void {
+  const provider = metrics.getMeterProvider();
+  if (histogramsOn !== provider) {
+    histogramsOn = provider;
+    created = new Map();
+  }
+  let histogram = created.get(name);
+  if (!histogram) {
+    histogram = provider.getMeter('@ruilplein/service-kit').createHistogram(name, { ...histograms[name], advice: { explicitBucketBoundaries: DURATION_BUCKETS } });
+    created.set(name, histogram);
+  }
+  histogram.record(seconds, attributes);
 }

@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { EventEnvelopeSchema, schemaVersionOf, streamOf, type EventEnvelope, type EventRegistry, type QueryDef } from '@ruilplein/contracts';
 import type { Connection, mongo } from 'mongoose';
 import {
@@ -25,7 +25,7 @@ import { ZodError, type z } from 'zod';
 import { now, nowMs } from './clock.ts';
 import { HttpError } from './errors.ts';
 import type { Logger } from './logger.ts';
-import { addGaugeProducer } from './metrics.ts';
+import { addGaugeProducer, recordDuration } from './metrics.ts';
 import { startPeriodic, type Periodic, type Round, type Worker } from './periodic.ts';
 
 const codec = JSONCodec();
@@ -158,9 +158,32 @@ function fromMsgHeaders(h: MsgHdrs | undefined): Record<string, string> {
   return out;
 }
 
-/** Publishes an event with its id as message id: JetStream drops a re-publish within the window. */
-export async function publishEvent(bus: Bus, event: EventEnvelope, traceHeaders: Record<string, string> = currentTraceHeaders()) {
-  return bus.js.publish(event.type, codec.encode(event), { msgID: event.id, headers: toMsgHeaders(traceHeaders) });
+const messagingAttributes = (subject: string, eventId?: string) => ({
+  'messaging.system': 'nats',
+  'messaging.destination.name': subject,
+  ...(eventId && { 'messaging.message.id': eventId }),
+});
+
+/**
+ * Publishes an event with its id as message id: JetStream drops a re-publish within the window.
+ * A producer span (`publish <subject>`) covers it, a child of `parent` (W3C trace headers: the
+ * outbox relay passes the ones stored with the entry) or else of the active span; the message
+ * carries the producer span's context, so the consumers' spans are its children.
+ */
+export async function publishEvent(bus: Bus, event: EventEnvelope, parent?: Record<string, string>) {
+  const from = parent ? propagation.extract(ROOT_CONTEXT, parent) : context.active();
+  const span = tracer.startSpan(`publish ${event.type}`, { kind: SpanKind.PRODUCER, attributes: { ...messagingAttributes(event.type, event.id), 'messaging.operation.type': 'send' } }, from);
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(from, span), carrier);
+  try {
+    return await bus.js.publish(event.type, codec.encode(event), { msgID: event.id, headers: toMsgHeaders(carrier) });
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw err;
+  } finally {
+    span.end();
+  }
 }
 
 /** Builds a validated event for a subject of the registry. */
@@ -394,8 +417,19 @@ export async function followStream(
   else opts.startSequence(Math.max(1, options.startSeq ?? 1));
   if (options.headersOnly) opts.headersOnly();
   const sub = await bus.js.subscribe(options.filterSubjects[0]!, opts);
+  // Each message's arrival is a consumer span (`receive <subject>`) in the publisher's trace: what
+  // the reader then does with it runs in its own loop, outside any span the kit could hold open.
+  async function* received() {
+    for await (const msg of sub) {
+      const parent = propagation.extract(ROOT_CONTEXT, fromMsgHeaders(msg.headers));
+      if (trace.getSpanContext(parent)) {
+        tracer.startSpan(`receive ${msg.subject}`, { kind: SpanKind.CONSUMER, attributes: { ...messagingAttributes(msg.subject), 'messaging.operation.type': 'receive', 'messaging.destination.subscription.name': stream } }, parent).end();
+      }
+      yield msg;
+    }
+  }
   return {
-    [Symbol.asyncIterator]: () => sub[Symbol.asyncIterator](),
+    [Symbol.asyncIterator]: received,
     async close() {
       if (!sub.isClosed()) sub.unsubscribe();
       await sub.closed;
@@ -473,21 +507,31 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     logger.warn({ durable, subject: original, eventId: detail.event?.id, reason }, 'event parked on dead-letter subject');
   };
 
-  const attempt = async (msg: JsMsg, event: EventEnvelope, key: string) => {
+  /** How one handling attempt ended, for the consumer's metrics. */
+  type Outcome = 'handled' | 'duplicate' | 'busy' | 'retry' | 'parked';
+  const attempt = async (msg: JsMsg, event: EventEnvelope, key: string): Promise<Outcome> => {
     const owner = crypto.randomUUID();
     const claim = await claimEvent(consumed, key, owner, ackWaitMs);
-    if (claim.kind === 'done') return msg.ack();
+    if (claim.kind === 'done') {
+      msg.ack();
+      return 'duplicate';
+    }
     if (claim.kind === 'busy') {
       const held = nowMs() - claim.since.getTime();
-      if (held > maxBusyMs) return deadLetter(msg, `claim held by another handler for ${Math.round(held / 1000)} s`, { event });
+      if (held > maxBusyMs) {
+        await deadLetter(msg, `claim held by another handler for ${Math.round(held / 1000)} s`, { event });
+        return 'parked';
+      }
       // Come back when the holder would have to have renewed its claim: then it finished or died.
-      return msg.nak(Math.max(50, claim.at.getTime() + ackWaitMs - nowMs()) + Math.min(1000, ackWaitMs / 10));
+      msg.nak(Math.max(50, claim.at.getTime() + ackWaitMs - nowMs()) + Math.min(1000, ackWaitMs / 10));
+      return 'busy';
     }
     const mine = { _id: key, owner };
-    const park = async (reason: string, attempts: number) => {
+    const park = async (reason: string, attempts: number): Promise<Outcome> => {
       await deadLetter(msg, reason, { event, attempts });
       // Gone, so a replay from the dead-letter stream runs the handler afresh.
       await consumed.deleteOne(mine);
+      return 'parked';
     };
     // Every earlier owner died mid-handler without releasing: the handler may be what kills them.
     if (claim.attempts > maxDeliver) return park(`handler did not finish in ${maxDeliver} attempts`, claim.attempts - 1);
@@ -510,14 +554,26 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     if (!failure) {
       const done = await consumed.updateOne(mine, { $set: { state: 'done', at: now() }, $unset: { owner: '' } });
       if (done.matchedCount === 0) logger.warn({ durable, eventId: event.id }, 'handler finished after its claim was taken over');
-      return msg.ack();
+      msg.ack();
+      return 'handled';
     }
     trace.getActiveSpan()?.recordException(failure);
     if (failure instanceof PermanentError || claim.attempts >= maxDeliver) return park(failure.message, claim.attempts);
     await consumed.updateOne({ ...mine, state: 'processing' }, { $set: { state: 'released', at: now() }, $unset: { owner: '' } });
     logger.warn({ err: failure, durable, eventId: event.id, attempt: claim.attempts }, 'event handler failed, will retry');
     msg.nak(retryDelay(claim.attempts));
+    return 'retry';
   };
+
+  /** `messaging.process.duration`: the rate, the outcomes (errors: retry, parked, failed, malformed) and the time per consumer. */
+  const recordConsumed = (subject: string, outcome: string, ms: number) =>
+    recordDuration('messaging.process.duration', ms / 1000, {
+      'messaging.system': 'nats',
+      'messaging.consumer.group.name': durable,
+      'messaging.destination.name': subject,
+      'ruilplein.outcome': outcome,
+      ...(outcome !== 'handled' && outcome !== 'duplicate' && outcome !== 'busy' && { 'error.type': outcome }),
+    });
 
   const handle = async (msg: JsMsg) => {
     let event: EventEnvelope;
@@ -530,20 +586,35 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
       event = { ...envelope, payload: schema.parse(envelope.payload) };
     } catch (err) {
       const detail = err instanceof ZodError ? err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : (err as Error).message;
-      return deadLetter(msg, `malformed event: ${detail}`);
+      await deadLetter(msg, `malformed event: ${detail}`);
+      return recordConsumed(msg.subject, 'malformed', 0);
     }
-    const parent = propagation.extract(context.active(), fromMsgHeaders(msg.headers));
-    const span = tracer.startSpan(`consume ${msg.subject}`, { kind: SpanKind.CONSUMER }, parent);
+    // A child of the publish span the message's headers name (the outbox relay's, for events written
+    // with a state change), so one trace runs from the request through NATS to every consumer.
+    const parent = propagation.extract(ROOT_CONTEXT, fromMsgHeaders(msg.headers));
+    const span = tracer.startSpan(
+      `consume ${event.type}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: { ...messagingAttributes(msg.subject, event.id), 'messaging.consumer.group.name': durable, 'messaging.operation.type': 'process', 'messaging.nats.delivery_count': msg.info.deliveryCount },
+      },
+      parent,
+    );
+    const started = performance.now();
+    let outcome: Outcome | 'failed' = 'failed';
     await context.with(trace.setSpan(parent, span), async () => {
       try {
-        await attempt(msg, event, `${durable}:${event.id}`);
+        outcome = await attempt(msg, event, `${durable}:${event.id}`);
       } catch (err) {
         // The store or NATS failed around the handler: nothing was decided, so it comes back.
         span.recordException(err as Error);
         logger.warn({ err, durable, eventId: event.id, delivery: msg.info.deliveryCount }, 'event handling failed, will retry');
         msg.nak(retryDelay(msg.info.deliveryCount));
       } finally {
+        span.setAttribute('ruilplein.outcome', outcome);
+        if (outcome === 'retry' || outcome === 'parked' || outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
+        recordConsumed(msg.subject, outcome, performance.now() - started);
       }
     });
   };
@@ -585,8 +656,9 @@ export function serveQuery<Q extends QueryDef>(
   const sub = bus.nc.subscribe(query.subject, {
     queue: service,
     callback: (_err, msg) => {
-      const parent = propagation.extract(context.active(), fromMsgHeaders(msg.headers));
-      void context.with(parent, async () => {
+      const parent = propagation.extract(ROOT_CONTEXT, fromMsgHeaders(msg.headers));
+      const span = tracer.startSpan(`process ${query.subject}`, { kind: SpanKind.SERVER, attributes: { ...messagingAttributes(query.subject), 'messaging.operation.type': 'process' } }, parent);
+      void context.with(trace.setSpan(parent, span), async () => {
         let reply: Reply<unknown>;
         const parsed = query.request.safeParse(msg.data.length ? codec.decode(msg.data) : undefined);
         if (!parsed.success) {
@@ -599,6 +671,8 @@ export function serveQuery<Q extends QueryDef>(
             reply = err instanceof HttpError ? { ok: false, status: err.status, message: err.message } : { ok: false, status: 500, message: 'interne fout' };
           }
         }
+        if (!reply.ok && reply.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
         msg.respond(codec.encode(reply));
       });
     },
@@ -614,12 +688,14 @@ export async function requestQuery<Q extends QueryDef>(
   timeoutMs = 2000,
 ): Promise<z.output<Q['response']>> {
   let answer;
+  const span = tracer.startSpan(`request ${query.subject}`, { kind: SpanKind.CLIENT, attributes: messagingAttributes(query.subject) });
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(context.active(), span), carrier);
   try {
-    answer = await bus.nc.request(query.subject, codec.encode(query.request.parse(request)), {
-      timeout: timeoutMs,
-      headers: toMsgHeaders(currentTraceHeaders()),
-    });
+    answer = await bus.nc.request(query.subject, codec.encode(query.request.parse(request)), { timeout: timeoutMs, headers: toMsgHeaders(carrier) });
   } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR });
     if (err instanceof NatsError && err.code === ErrorCode.NoResponders) {
       throw new HttpError(503, 'Een onderdeel van Ruilplein is tijdelijk niet bereikbaar. Probeer het later opnieuw.');
     }
@@ -627,6 +703,8 @@ export async function requestQuery<Q extends QueryDef>(
       throw new HttpError(504, 'Een onderdeel van Ruilplein reageert niet op tijd. Probeer het later opnieuw.');
     }
     throw err;
+  } finally {
+    span.end();
   }
   const reply = codec.decode(answer.data) as Reply<unknown>;
   if (!reply.ok) throw new HttpError(reply.status, reply.message);

@@ -1,3 +1,4 @@
+import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { EventEnvelope } from '@ruilplein/contracts';
 import type { mongo } from 'mongoose';
 import { ErrorCode, NatsError } from 'nats';
@@ -8,6 +9,8 @@ import type { Logger } from './logger.ts';
 import { currentTraceHeaders, publishEvent, type Bus, type Worker } from './nats.ts';
 import { startPeriodic } from './periodic.ts';
 import { relayPasses, type DocId } from './relay-passes.ts';
+
+const tracer = trace.getTracer('@ruilplein/service-kit');
 
 /**
  * Pending events live inside the document they belong to, keyed by event id, and are written in
@@ -195,9 +198,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const publishEntry = async (collection: OutboxCollection, docId: DocId, id: string, entry: OutboxEntry): Promise<boolean> => {
     if (entry.retryAt && new Date(entry.retryAt).getTime() > nowMs()) return false;
     const event = entryEvent(entry);
+    // The relay's span continues the trace of the request that wrote the entry (its stored trace
+    // context); the publish span is its child, the consumers' spans the publish's.
+    const parent = propagation.extract(ROOT_CONTEXT, entry.trace ?? {});
+    const span = tracer.startSpan(`outbox relay ${event.type}`, { attributes: { 'messaging.message.id': event.id, 'db.collection.name': collection.collectionName } }, parent);
     try {
-      await publishEvent(bus, event, entry.trace);
+      await context.with(trace.setSpan(parent, span), () => publishEvent(bus, event));
     } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
       if (!(await busAnswers())) throw err;
       const attempts = (entry.attempts ?? 0) + 1;
       const reason = reasonOf(err, event.type);
@@ -215,6 +225,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       logger.error({ collection: collection.collectionName, docId, eventId: id, type: event.type, attempts, reason }, 'outbox event parked: it cannot be published');
       return true;
     }
+    span.end();
     await collection.updateOne({ _id: docId }, { $unset: { [`outbox.${id}`]: '' } });
     return true;
   };

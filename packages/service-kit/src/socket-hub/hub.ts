@@ -17,9 +17,16 @@
 // Announcements lost while Redis was away are made up for by checking every socket again when the
 // listener reconnects, and every `revocationSweepMs`. A socket lives no longer than its token: it
 // is closed then as a lost connection, and the client comes back with a renewed one.
+//
+// Traces: the upgrade continues the trace of its request (the gateway's `traceparent`), and the
+// service's `connected` runs in it. Every event the hub sends carries the trace context it was
+// sent in as one more argument after its own, `{ traceparent }` (then only the offset that
+// connection state recovery adds); handlers that take the arguments they know ignore it. An event
+// a client sends may end with one too, and its handler then continues that trace.
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket as NetSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
 import { tokenVersionKey } from '@ruilplein/contracts';
 import { Server as Engine } from 'engine.io';
 import type { RedisClientType } from 'redis';
@@ -105,6 +112,8 @@ export function createSocketHub<T extends object>(options: SocketHubOptions<T>):
   const recoveryMs = options.recoveryMs ?? 2 * 60_000;
   const hubPath = new RegExp(`^${options.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`, 'i');
   const admitted = new WeakMap<IncomingMessage, HubMember & T>();
+  /** The trace context of each admitted upgrade, for the service's `connected`. */
+  const connectedIn = new WeakMap<IncomingMessage, Context>();
   /** This replica's sockets by member: a revocation looks at the member's only (a replica holds thousands). */
   const byMember = new Map<string, Set<Socket>>();
   const engine = new Engine({
@@ -120,6 +129,12 @@ export function createSocketHub<T extends object>(options: SocketHubOptions<T>):
     ...(options.adapterRedis && { adapter: sharedRooms(options.adapterRedis, logger, { streamName: options.streamName, name }) }),
   });
   io.bind(engine);
+  // Every event sent passes the namespace's adapter (the shared one too): broadcasts, and a socket's
+  // own emits as connection state recovery keeps them. Each carries the trace context it was sent
+  // in, before the offset the adapter adds last for recovery.
+  const adapter = io.of('/').adapter;
+  const broadcast = adapter.broadcast.bind(adapter);
+  adapter.broadcast = (packet: { data?: unknown }, opts) => broadcast(withTraceArgument(packet), opts);
 
   /** The checks of a new connection (or a recovery), in the order that answers cheapest first. */
   async function admit(req: IncomingMessage, url: URL): Promise<HubMember & T> {
@@ -167,13 +182,25 @@ export function createSocketHub<T extends object>(options: SocketHubOptions<T>):
     socket.on('error', () => socket.destroy());
     const url = URL.parse(req.url ?? '/', 'http://hub');
     if (!url || !hubPath.test(url.pathname)) return refuse(req, socket, new HttpError(404, MESSAGES.notFound));
-    admit(req, url).then(
-      (admission) => {
-        if (socket.destroyed) return;
-        admitted.set(req, admission);
-        (engine.handleUpgrade as (req: IncomingMessage, socket: Duplex, head: Buffer) => void)(req, socket, head);
-      },
-      (err: unknown) => refuse(req, socket, err),
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const span = tracer.startSpan(`${name} connect`, { kind: SpanKind.SERVER, attributes: { 'url.path': url.pathname } }, parent);
+    const traced = trace.setSpan(parent, span);
+    context.with(traced, () =>
+      admit(req, url).then(
+        (admission) => {
+          span.end();
+          if (socket.destroyed) return;
+          admitted.set(req, admission);
+          connectedIn.set(req, traced);
+          (engine.handleUpgrade as (req: IncomingMessage, socket: Duplex, head: Buffer) => void)(req, socket, head);
+        },
+        (err: unknown) => {
+          span.setAttribute('http.response.status_code', err instanceof HttpError ? err.status : 500);
+          if (!(err instanceof HttpError) || err.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+          refuse(req, socket, err);
+        },
+      ),
     );
   }
 
@@ -196,7 +223,8 @@ export function createSocketHub<T extends object>(options: SocketHubOptions<T>):
       own.delete(socket);
       if (!own.size && byMember.get(data.userId) === own) byMember.delete(data.userId);
     });
-    options.connected(socket, data);
+    traceEvents(socket);
+    context.with(connectedIn.get(socket.request) ?? context.active(), () => options.connected(socket, data));
     // Closed as a lost connection would be, so the client reconnects with a renewed token and
     // recovers what it missed meanwhile.
     const expiry = setTimeout(() => socket.conn.close(), Math.min(MAX_TIMER_MS, Math.max(0, data.expiresAt - wallClockMs())));
@@ -260,4 +288,52 @@ function expiryOf(token: string): number {
   } catch {
     return wallClockMs() + 15 * 60_000;
   }
+}
+
+const tracer = trace.getTracer('@ruilplein/service-kit');
+
+/** The last argument of an event that carries trace context: `{ traceparent, tracestate? }`. */
+type TraceArgument = { traceparent: string; tracestate?: string };
+
+function traceArgument(): TraceArgument | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ? (carrier as TraceArgument) : undefined;
+}
+
+const isTraceArgument = (value: unknown): value is TraceArgument =>
+  typeof value === 'object' && value !== null && typeof (value as { traceparent?: unknown }).traceparent === 'string';
+
+/** An event packet with the active trace context as its last argument (before an ack callback). */
+function withTraceArgument<P extends { data?: unknown }>(packet: P): P {
+  const trace = traceArgument();
+  if (!trace || !Array.isArray(packet.data)) return packet;
+  const data = [...(packet.data as unknown[])];
+  const ack = typeof data.at(-1) === 'function' ? data.pop() : undefined;
+  return { ...packet, data: [...data, trace, ...(ack ? [ack] : [])] };
+}
+
+/**
+ * An event from the client that ends with a trace context runs its handler in a span of that trace
+ * (ended when the handler acknowledges, or else once it returned). What the socket sends needs
+ * nothing here: with connection state recovery on, `socket.emit` passes the adapter too.
+ */
+function traceEvents(socket: Socket) {
+  socket.use((packet, next) => {
+    const args = packet.slice(1);
+    const ack = typeof args.at(-1) === 'function' ? (args.at(-1) as (...a: unknown[]) => void) : undefined;
+    const carried = (ack ? args.at(-2) : args.at(-1)) as unknown;
+    if (!isTraceArgument(carried)) return next();
+    const parent = propagation.extract(ROOT_CONTEXT, carried);
+    const span = tracer.startSpan(`socket.io ${String(packet[0])}`, { kind: SpanKind.SERVER }, parent);
+    if (ack) {
+      packet[packet.length - 1] = (...answer: unknown[]) => {
+        span.end();
+        ack(...answer);
+      };
+    } else {
+      setImmediate(() => span.end());
+    }
+    context.with(trace.setSpan(parent, span), next);
+  });
 }
