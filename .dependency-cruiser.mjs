@@ -62,6 +62,14 @@ export default {
       to: { path: '^mfe-[^/]+/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'shell-types-remotes-in-one-place',
+      severity: 'error',
+      comment:
+        "Even a remote's types reach the shell in one place only: shell/src/remotes.ts checks what it mounts against each remote's `./routes`; any other shell file knows a remote by its published area.json.",
+      from: { path: '^shell/', pathNot: '^shell/(src/remotes(\\.bundled)?\\.ts$|test/)' },
+      to: { path: '^mfe-[^/]+/', dependencyTypes: ['type-only'] },
+    },
+    {
       name: 'frontends-not-backend',
       severity: 'error',
       comment: 'Browser code talks to services over HTTP only.',

@@ -3,7 +3,8 @@
 // (dragging, clicking and the keyboard), both chat live, Bram accepts, both confirm, both review,
 // and the public profiles show the trade and the ratings. Cas, a third member, cannot open the
 // offer or its chat (page, API, hub). Rejecting and withdrawing close the chat; a standard member's
-// third offer of the day is refused in the page and by the API.
+// third offer of the day is refused in the page and by the API, and the count a page reads follows a
+// sent offer without a reload.
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
@@ -467,6 +468,35 @@ describe('a whole swap in two browsers', () => {
     expect(third.status).toBe(403);
     expect(third.body.message).toBe(OFFER_MESSAGES.dailyLimit);
     const count = await call<{ count: number; limit: number | null }>(`/api/tradeoffer/count?userId=${anna.id}`, { token: anna.token });
+    expect(count.body).toMatchObject({ count: 2, limit: 2 });
+  });
+
+  it('the daily count follows a sent offer without a reload: the listing page then shows the limit', async () => {
+    // Cas made one offer today (by the API); his second goes through the page.
+    const first = await call<Offer>('/api/tradeoffer/create', { ...json(offerBody(cas, bram, ids.lamp)), token: cas.token });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const page = (current = pageOf(cas));
+    await page.goto(`/dashboard/listing/${ids.boek}`);
+    await page.getByRole('heading', { name: BOEK }).waitFor();
+    const offerLink = page.getByRole('link', { name: 'Doe een aanbod!' });
+    await offerLink.waitFor();
+    expect(await page.getByTestId('offer-limit').count(), 'one offer left today').toBe(0);
+    // A mark in this document: gone if anything below reloads the page.
+    await page.evaluate(() => ((globalThis as { ruilpleinSameDocument?: boolean }).ruilpleinSameDocument = true));
+
+    await offerLink.click();
+    await page.getByRole('button', { name: 'Bevestig Aanbod' }).click();
+    await page.waitForURL(/\/dashboard\/tradeoffer\/\d+$/);
+    await page.getByTestId('offer-status').filter({ hasText: 'In afwachting' }).waitFor();
+
+    // Back to the listing through the offer's own link (in the page, no reload): the limit is known there now.
+    await page.getByTestId('panel-requested').getByRole('link', { name: BOEK, exact: true }).click();
+    await page.waitForURL(`**/dashboard/listing/${ids.boek}`);
+    const limit = page.getByTestId('offer-limit');
+    await limit.getByText('Je hebt je dagelijkse limiet van 2 ruilverzoeken bereikt.').waitFor();
+    expect(await page.getByRole('link', { name: 'Doe een aanbod!' }).count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as { ruilpleinSameDocument?: boolean }).ruilpleinSameDocument), 'the same document: no reload').toBe(true);
+    const count = await call<{ count: number; limit: number | null }>(`/api/tradeoffer/count?userId=${cas.id}`, { token: cas.token });
     expect(count.body).toMatchObject({ count: 2, limit: 2 });
   });
 });

@@ -31,6 +31,7 @@ class ErrorBoundary extends Component<BoundaryProps, { failed: boolean; resetKey
 
 function RemoteRoutes({ area }: { area: KnownArea }) {
   const Tree = use(loadRoutes(area.name, area.entry));
+  // eslint-disable-next-line react-hooks/static-components -- not made here: remotes.ts loads each remote's routes component once and hands out that same one on every render.
   return <Tree />;
 }
 

@@ -65,6 +65,7 @@ describe('imports', () => {
         'shell/test/areas.test.ts': `import '../../mfe-a/src/area.ts';`,
         'mfe-a/src/routes.tsx': `import '../../shell/src/session.ts';\nimport '../../mfe-b/src/routes.tsx';\nexport default 1;`,
         'shell/src/session.ts': `export const session = 1;`,
+        'shell/src/menu.ts': `import type {} from '../../mfe-a/src/area.ts';`,
         'mfe-a/src/area.ts': `export const area = 1;`,
         'mfe-b/src/routes.tsx': `import '../../services/trade/src/app.ts';\nexport default 1;`,
         'e2e/setup.ts': `import '../services/auth/src/app.ts';\nimport '../shell/src/session.ts';`,
@@ -89,6 +90,7 @@ describe('imports', () => {
         'service-tests-only-the-local-harness: services/auth/test/app.test.ts → infra/local/src/stores.ts',
         'services-not-each-other: services/auth/src/app.ts → services/trade/src/app.ts',
         'shell-loads-remotes-at-run-time: shell/src/remotes.ts → mfe-a/src/area.ts',
+        'shell-types-remotes-in-one-place: shell/src/menu.ts → mfe-a/src/area.ts',
       ]);
     }, 60_000);
   });

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { Flag, LayoutDashboard, LogOut, Menu, PanelLeftClose, Repeat, Users } from 'lucide-react';
 import { useSession } from '@ruilplein/ui';
@@ -18,11 +18,9 @@ export function AdminLayout({ children }: { children: ReactNode }) {
   const { logout } = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const [collapsed, setCollapsed] = useState(narrow);
-
-  useEffect(() => {
-    if (narrow()) setCollapsed(true);
-  }, [pathname]);
+  // Under 768 px the menu stays open only on the page it was opened on: a chosen entry closes it.
+  const [menu, setMenu] = useState(() => ({ collapsed: narrow(), at: pathname }));
+  const collapsed = menu.collapsed || (menu.at !== pathname && narrow());
 
   const signOff = async () => {
     await logout();
@@ -41,7 +39,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
             title={collapsed ? 'Menu openen' : 'Menu sluiten'}
             aria-expanded={!collapsed}
             aria-controls="admin-menu"
-            onClick={() => setCollapsed(!collapsed)}
+            onClick={() => setMenu({ collapsed: !collapsed, at: pathname })}
           >
             {collapsed ? <Menu aria-hidden="true" size={20} /> : <PanelLeftClose aria-hidden="true" size={20} />}
           </button>

@@ -135,6 +135,7 @@ export function ListingForm({ listing }: { listing?: Listing }) {
   // Each chosen photo's preview lives as long as it is chosen.
   useEffect(() => {
     const urls = photos.map((photo) => URL.createObjectURL(photo));
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- object URLs are an outside resource, made and revoked here with the photos (StrictMode's second run gets fresh ones); the state carries them to the render.
     setPreviews(urls.map((src, index) => ({ src, alt: `Gekozen afbeelding ${index + 1}: ${photos[index]!.name}` })));
     return () => urls.forEach((url) => URL.revokeObjectURL(url));
   }, [photos]);

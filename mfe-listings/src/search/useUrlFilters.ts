@@ -14,9 +14,10 @@ export function useUrlFilters<F extends object>(read: (params: URLSearchParams) 
   const key = params.toString();
   // Keyed by the text: a new params object with the same content is the same filters.
   const committed = useMemo(() => read(new URLSearchParams(key)), [key, read]);
-  const [draft, setDraft] = useState(committed);
-
-  useEffect(() => setDraft(committed), [committed]);
+  // The draft belongs to the filters it was made from: when the address moves on (the draft
+  // arrived there, or back and forward), the controls show the address.
+  const [edit, setEdit] = useState({ from: committed, draft: committed });
+  const draft = edit.from === committed ? edit.draft : committed;
 
   useEffect(() => {
     const next = write(draft);
@@ -28,7 +29,7 @@ export function useUrlFilters<F extends object>(read: (params: URLSearchParams) 
   /** Changes some filters; `settle` (the sliders) lets the address wait until they rest. */
   const change = (patch: Partial<F>, { settle = false } = {}) => {
     const next = { ...draft, ...patch };
-    setDraft(next);
+    setEdit({ from: committed, draft: next });
     if (!settle) setParams(write(next), { replace: true });
   };
 

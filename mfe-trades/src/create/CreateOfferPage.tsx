@@ -23,16 +23,14 @@ function LimitNotice() {
 /**
  * Whether the member may make another offer today. The trade service's count says so (it knows
  * Premium from its own records, and it enforces the limit); until it answers, or when it cannot,
- * the session's figures decide, as the listing page does.
+ * the session's figures decide, as the listing page does. The count is the session's own query
+ * (same route and input, so one cache entry): asking it afresh here updates what the listing page
+ * reads, without copying.
  */
 function useOfferAllowance(userId: string) {
-  const { isPremium, isAdmin, amountOfTrades, setAmountOfTrades } = useSession();
+  const { isPremium, isAdmin, amountOfTrades } = useSession();
   const count = useApi(tradeApi.count, { query: { userId, date: amsterdamDay() } }, { staleTime: 0 });
   const known = count.data;
-  // The listing page reads the session's count: keep it as the server has it.
-  useEffect(() => {
-    if (known && known.count !== amountOfTrades) setAmountOfTrades(known.count);
-  }, [known, amountOfTrades, setAmountOfTrades]);
   useEffect(() => {
     if (count.isError) console.warn('Kan aantal trade offers niet ophalen', count.error);
   }, [count.isError, count.error]);

@@ -77,9 +77,9 @@ export function OfferBuilder({ listing, userId, mine, theirs, onLimitReached }: 
       }),
     onSuccess: async (offer) => {
       queries.setQueryData(apiQuery(tradeApi.get, { params: { id: String(offer.id) } }).queryKey, offer);
+      // One more today at once (the listing page reads it through the session), then the count
+      // (one query, /api/tradeoffer/count) and every offer list are asked again.
       setAmountOfTrades(amountOfTrades + 1);
-      // The session's count (its own query) and every offer list are asked again.
-      void queries.invalidateQueries({ queryKey: ['tradeoffer', 'count'] });
       void invalidateTradeData(queries);
       await navigate(`/dashboard/tradeoffer/${offer.id}`);
     },
@@ -213,17 +213,19 @@ function Zone({
   const headingId = useId();
   const zone = useRef<HTMLDivElement>(null);
   const [over, setOver] = useState(false);
-  // After an item is taken out, the focus goes to the item now in its place, else the zone.
-  const [refocus, setRefocus] = useState<number | null>(null);
+  // After an item is taken out, the focus goes to the item now in its place, else the zone: the
+  // click notes the place, the render without the item moves the focus there.
+  const refocus = useRef<number | null>(null);
   const accepts = dragging?.side === side;
 
   useLayoutEffect(() => {
-    if (refocus === null) return;
+    const place = refocus.current;
+    if (place === null) return;
+    refocus.current = null;
     const buttons = zone.current?.querySelectorAll<HTMLButtonElement>('button');
-    const target = buttons && buttons.length > 0 ? buttons[Math.min(refocus, buttons.length - 1)] : zone.current;
+    const target = buttons && buttons.length > 0 ? buttons[Math.min(place, buttons.length - 1)] : zone.current;
     target?.focus();
-    setRefocus(null);
-  }, [refocus, items.length]);
+  }, [items.length]);
 
   const dragOver = (event: DragEvent) => {
     // Only the owner's side takes the item: elsewhere the browser shows that it cannot be dropped.
@@ -266,8 +268,8 @@ function Zone({
                   type="button"
                   className={`${styles.item} ${styles.chosen}`}
                   onClick={() => {
+                    refocus.current = index;
                     onRemove(item.listingID);
-                    setRefocus(index);
                   }}
                 >
                   <ItemThumb item={item} />

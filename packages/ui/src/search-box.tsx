@@ -40,8 +40,11 @@ export function SearchBox({ label, value, onChange, onSearch, placeholder = "Zoe
   const optionId = (index: number) => `${id}-option-${index}`;
   const { isAuthenticated } = useSession();
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   const settled = useSettled(value);
+  // The active completion belongs to the text it was chosen for: a new settled text starts with none.
+  const [choice, setChoice] = useState({ of: settled, index: -1 });
+  const active = choice.of === settled ? choice.index : -1;
+  const setActive = (index: number) => setChoice({ of: settled, index });
   // A guest asks only when the route lets a guest in: a refused call would end in the login flow.
   const allowed = isAuthenticated || listingApi.suggest.access === 'public';
   const wanted = settled.trimStart();
@@ -50,8 +53,6 @@ export function SearchBox({ label, value, onChange, onSearch, placeholder = "Zoe
   // Only the completions of what the field says now (not of an older text while typing on).
   const items = asked && settled === value ? (suggestions.data ?? []) : [];
   const shown = open && items.length > 0;
-
-  useEffect(() => setActive(-1), [settled]);
 
   const search = (text: string) => {
     setOpen(false);

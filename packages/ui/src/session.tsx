@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { authApi, hasAdminRole, isPremiumAt, type Role } from '@ruilplein/contracts/browser';
 import { request, verifyStoredSession } from './client.ts';
 import { useHydrated } from './hydrated.ts';
-import { amountOfTradesQuery } from './offers.ts';
+import { offerCountQuery } from './offers.ts';
 import { onSessionToken, sessionToken, setSessionToken } from './token.ts';
 
 /** The copy of the member the browser keeps (spec 1 §3, "User (session copy)"). */
@@ -33,7 +33,7 @@ export interface Session {
   /** After a successful login: keeps token and user; today's offer count follows by itself. */
   signIn(token: string, user: SessionUser): void;
   setUser(user: SessionUser): void;
-  /** After making an offer: the count as the server now has it (or one more, until it is asked again). */
+  /** After making an offer: the count as the server now has it (or one more, until it is asked again); written into the count's one query. */
   setAmountOfTrades(count: number): void;
   /** Forgets token and user in this browser only. */
   signOut(): void;
@@ -112,17 +112,32 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const hydrated = useHydrated();
   const user = useSyncExternalStore(onUser, currentUser, () => null);
   const token = useSyncExternalStore(onSessionToken, sessionToken, () => null);
-  const [checked, setChecked] = useState(false);
+  // Only a token stored before this page started needs the check; without one there is nothing to wait for.
+  const [checked, setChecked] = useState(() => !sessionToken());
   const loading = hydrated && !checked && Boolean(token);
   const signedIn = Boolean(user && token) && !loading;
-  const trades = useQuery({ ...amountOfTradesQuery(user?.id ?? ''), enabled: signedIn && Boolean(user?.id) });
-  const amountOfTrades = signedIn ? (trades.data ?? 0) : 0;
+  const userId = user?.id;
+  const trades = useQuery({ ...offerCountQuery(userId ?? ''), enabled: signedIn && Boolean(userId) });
+  const amountOfTrades = signedIn ? (trades.data?.count ?? 0) : 0;
   const setAmountOfTrades = useCallback(
     (count: number) => {
-      if (user?.id) queries.setQueryData(amountOfTradesQuery(user.id).queryKey, count);
+      // Not known yet: nothing to correct, the query's own answer will have it.
+      if (userId) queries.setQueryData(offerCountQuery(userId).queryKey, (known) => known && { ...known, count });
     },
-    [queries, user?.id],
+    [queries, userId],
   );
+
+  // The moment Premium is judged at: the page's start, then each time a paid period runs out, so
+  // isPremium turns false at the end of it without a reload. (The browser's own time: the platform
+  // clock's offset, RUILPLEIN_CLOCK_FILE, lives in the services only.)
+  const [now, setNow] = useState(() => Date.now());
+  const premiumEnds = user?.subscriptionEndsAt ? Date.parse(user.subscriptionEndsAt) : Number.NaN;
+  useEffect(() => {
+    if (!Number.isFinite(premiumEnds) || premiumEnds <= now) return;
+    // setTimeout holds at most 2^31-1 ms (24.8 days): a later end is looked at again then.
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(Math.max(premiumEnds - Date.now(), 0) + 1, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [premiumEnds, now]);
 
   const signOut = useCallback(() => {
     setStoredUser(null);
@@ -148,8 +163,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // Once, at start (after hydration): tokens set later by signIn come straight from the server.
   useEffect(() => {
-    if (!hydrated) return;
-    if (!sessionToken()) return setChecked(true);
+    if (!hydrated || checked) return;
     let current = true;
     (async () => {
       try {
@@ -163,7 +177,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => {
       current = false;
     };
-  }, [hydrated]);
+  }, [hydrated, checked, signOut]);
 
   const logout = useCallback(async () => {
     // Also clears the refresh cookie.
@@ -173,8 +187,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const session = useMemo<Session>(() => {
     const rights = user && { roles: roles(user), subscriptionEndsAt: user.subscriptionEndsAt };
-    // The browser's own time: the platform clock's offset (RUILPLEIN_CLOCK_FILE) lives in the services only.
-    const now = Date.now();
     return {
       user,
       token,
@@ -194,7 +206,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       signOut,
       logout,
     };
-  }, [user, token, loading, amountOfTrades, setAmountOfTrades, signOut, logout, queries]);
+  }, [user, token, loading, amountOfTrades, now, setAmountOfTrades, signOut, logout, queries]);
   return <SessionContext value={session}>{children}</SessionContext>;
 }
 

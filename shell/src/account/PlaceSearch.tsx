@@ -28,7 +28,6 @@ const placeLabel = (place: Place) => `${place.name}${place.region ? `, ${place.r
 export function PlaceSearch({ label, value, onChange, disabled }: { label: string; value: CityValue; onChange(next: CityValue): void; disabled?: boolean }) {
   const id = useId();
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   const query = value.city.trim();
   // Only what was typed is looked up; a chosen place carries its coordinates.
   const typed = open && value.latitude === undefined && query.length >= 2;
@@ -42,7 +41,9 @@ export function PlaceSearch({ label, value, onChange, disabled }: { label: strin
   // Suggestions are a help: when they fail, the field still takes any text.
   const places = typed && !suggestions.isError ? (suggestions.data ?? null) : null;
   const searching = typed && (term !== query || suggestions.isFetching);
-  useEffect(() => setActive(-1), [suggestions.data]);
+  // The active suggestion belongs to the answer it was chosen in: a new answer starts with none.
+  const [choice, setChoice] = useState<{ in: Place[] | undefined; index: number }>({ in: undefined, index: -1 });
+  const active = choice.in === suggestions.data ? choice.index : -1;
 
   const shown = typed && (searching || places !== null);
   const choose = (place: Place) => {
@@ -54,7 +55,9 @@ export function PlaceSearch({ label, value, onChange, disabled }: { label: strin
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((i) => (i + step + places.length) % places.length);
+      // From none, up goes to the last one.
+      const next = active < 0 && step < 0 ? places.length - 1 : (active + step + places.length) % places.length;
+      setChoice({ in: suggestions.data, index: next });
     } else if (event.key === 'Enter' && active >= 0) {
       event.preventDefault();
       choose(places[active]!);

@@ -74,18 +74,16 @@ export function DashboardLayout() {
   const menu = useMenu();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const [collapsed, setCollapsed] = useState(narrow);
+  // On a small screen the open menu covers the page: it stays open only on the page it was opened
+  // on, so a chosen entry (or any other way to a new page) closes it.
+  const [menuState, setMenuState] = useState(() => ({ collapsed: narrow(), at: pathname }));
+  const collapsed = menuState.collapsed || (menuState.at !== pathname && narrow());
   useSuspendedRedirect(isAuthenticated);
   // The bell's count: the API's at entry, then the hub's live figure (notifications/hub.ts).
   const unread = useApi(notificationApi.unreadCount, {}, { enabled: isAuthenticated });
   useNotificationHub(isAuthenticated);
   const unreadCount = isAuthenticated ? (unread.data?.count ?? 0) : 0;
   useUnreadTitle(unreadCount);
-
-  // On a small screen the open menu covers the page: a chosen entry closes it.
-  useEffect(() => {
-    if (narrow()) setCollapsed(true);
-  }, [pathname]);
 
   if (!isAuthenticated) {
     // A suspension that just ended the session: why, rather than the login form.
@@ -117,7 +115,7 @@ export function DashboardLayout() {
             title={collapsed ? 'Menu openen' : 'Menu sluiten'}
             aria-expanded={!collapsed}
             aria-controls="dashboard-menu"
-            onClick={() => setCollapsed(!collapsed)}
+            onClick={() => setMenuState({ collapsed: !collapsed, at: pathname })}
           >
             {collapsed ? <Menu aria-hidden="true" size={20} /> : <PanelLeftClose aria-hidden="true" size={20} />}
           </button>

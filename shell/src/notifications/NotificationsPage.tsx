@@ -1,7 +1,7 @@
 // /dashboard/notifications, 'Meldingen' (issue 22): every notification, newest first, paged with
 // the `before` cursor ('Laad meer'), 'Alles gelezen', and per kind how the member wants mail about
 // it (direct, in the daily digest, or not). In the app every kind shows, whatever the mail setting.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   MAIL_PREFERENCES,
@@ -65,10 +65,12 @@ function AllNotifications() {
 
 function MailSettings({ saved }: { saved: Preferences }) {
   const queries = useQueryClient();
-  const [choice, setChoice] = useState<Preferences>(saved);
+  // The choices belong to the settings they were made on: new saved settings (this tab's save, or
+  // another's read again) show as they are.
+  const [edit, setEdit] = useState({ of: saved, choice: saved });
+  const choice = edit.of === saved ? edit.choice : saved;
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const legendId = useId();
-  useEffect(() => setChoice(saved), [saved]);
   const save = useMutation({
     mutationFn: (body: Preferences) => request(notificationApi.setPreferences, { body }),
     onSuccess: (answer) => {
@@ -109,7 +111,7 @@ function MailSettings({ saved }: { saved: Preferences }) {
                     name={`mail-${kind}`}
                     value={preference}
                     checked={choice[kind] === preference}
-                    onChange={() => setChoice({ ...choice, [kind]: preference })}
+                    onChange={() => setEdit({ of: saved, choice: { ...choice, [kind]: preference } })}
                     aria-label={`${NOTIFICATION_KINDS[kind].label}: ${NOTIFICATION_MESSAGES.preferenceLabels[preference]}`}
                   />
                 </td>

@@ -2,7 +2,7 @@
 // (NOTIFICATION_HUB: /notificationhub with the access token in the query, which the gateway and the
 // hub check), for as long as a member is in the dashboard. What it hears goes into the shared query
 // cache, so the bell, the notifications page and a remote's screens (the offers list) follow.
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Socket } from 'socket.io-client';
 import { NOTIFICATION_HUB, notificationApi, tradeApi, userApi, type Notification } from '@ruilplein/contracts/browser';
@@ -47,9 +47,8 @@ const recheckAccount = (queries: QueryClient) => queries.invalidateQueries({ que
  * `suspension` notification checks it at once.
  */
 export function useNotificationHub(signedIn: boolean): void {
+  // The shell's one client: it never changes, so the socket is not opened again for it.
   const queries = useQueryClient();
-  const latest = useRef(queries);
-  latest.current = queries;
 
   useEffect(() => {
     if (!signedIn) return;
@@ -90,8 +89,8 @@ export function useNotificationHub(signedIn: boolean): void {
         attempt = 0;
         // Whatever came while the tab was not connected, the count included: a notification stored
         // before this socket joined its member's room was pushed to no one here.
-        void refreshNotificationLists(latest.current);
-        void latest.current.invalidateQueries({ queryKey: unreadKey });
+        void refreshNotificationLists(queries);
+        void queries.invalidateQueries({ queryKey: unreadKey });
       });
       hub.on('connect_error', (err) => {
         if (stopped) return;
@@ -102,23 +101,23 @@ export function useNotificationHub(signedIn: boolean): void {
         // must not spend the member's calls on checks that find nothing new.
         if (attempt > 0 && Date.now() - recheckedAt >= RECHECK_MS) {
           recheckedAt = Date.now();
-          void recheckAccount(latest.current);
+          void recheckAccount(queries);
         }
         retry();
       });
       hub.on('disconnect', (reason) => {
         if (stopped || reason === 'io client disconnect') return;
-        if (reason === 'io server disconnect') void recheckAccount(latest.current);
+        if (reason === 'io server disconnect') void recheckAccount(queries);
         retry();
       });
       hub.on(NOTIFICATION_HUB.unreadCount, (count: unknown) => {
-        if (typeof count === 'number' && Number.isInteger(count) && count >= 0) latest.current.setQueryData(unreadKey, { count });
+        if (typeof count === 'number' && Number.isInteger(count) && count >= 0) queries.setQueryData(unreadKey, { count });
       });
       hub.on(NOTIFICATION_HUB.notification, (notification: unknown) => {
         if (!isNotification(notification)) return;
-        if (notification.kind === 'suspension') void recheckAccount(latest.current);
-        void refreshNotificationLists(latest.current);
-        void refreshAffected(latest.current, notification);
+        if (notification.kind === 'suspension') void recheckAccount(queries);
+        void refreshNotificationLists(queries);
+        void refreshAffected(queries, notification);
       });
     };
 
@@ -129,5 +128,5 @@ export function useNotificationHub(signedIn: boolean): void {
       socket?.off();
       socket?.disconnect();
     };
-  }, [signedIn]);
+  }, [signedIn, queries]);
 }
