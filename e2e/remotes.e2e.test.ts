@@ -51,6 +51,35 @@ describe('the shell and its remotes', () => {
     await page.getByRole('link', { name: 'Aanbod', exact: true }).waitFor();
   });
 
+  it('a member page starts its remote in one round: the entry and the scripts of its routes together, no federation runtime', async () => {
+    const started = new Map<string, number>();
+    const finished = new Map<string, number>();
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      const path = new URL(req.url()).pathname;
+      started.set(path, Date.now());
+      if (req.resourceType() === 'script') scripts.push(path);
+    });
+    page.on('requestfinished', (req) => finished.set(new URL(req.url()).pathname, Date.now()));
+    await page.goto('/dashboard/search');
+    await area().locator('[data-testid="category"]').first().waitFor({ state: 'attached' });
+
+    const declared = (await (await get('/mfe/listings/area.json')).json()) as { remoteEntry: string; scripts: string[] };
+    const entry = `/mfe/listings/${declared.remoteEntry}`;
+    const routes = declared.scripts.map((file) => `/mfe/listings/${file}`);
+    expect(routes.length, 'area.json names the scripts of ./routes').toBeGreaterThan(0);
+    expect(scripts, 'the remote entry ran').toContain(entry);
+    expect(finished.get(entry), 'the remote entry arrived').toBeDefined();
+    for (const file of routes) {
+      // Asked for before the entry had arrived, not after it ran (as the entry's own runtime would).
+      expect(started.get(file), `${file} requested`).toBeDefined();
+      expect(started.get(file)!, `${file} requested with the entry`).toBeLessThanOrEqual(finished.get(entry)!);
+    }
+    // The shell starts containers itself: no manifest read and no @module-federation runtime on the way.
+    expect([...started.keys()].filter((path) => path.endsWith('mf-manifest.json')), 'no manifest read').toEqual([]);
+    expect(await page.evaluate(() => '__FEDERATION__' in globalThis), 'no federation runtime in the page').toBe(false);
+  });
+
   it('/dashboard/offers renders the trades remote', async () => {
     await page.goto('/dashboard/offers');
     await area().getByRole('heading', { name: 'Jouw Ruilaanbiedingen', exact: true }).waitFor();

@@ -5,64 +5,15 @@
 // set-up has built them), the one-bundle build made; the budget is printed, not enforced.
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { rspack, type Configuration, type MultiStats } from '@rspack/core';
 import { chromium, type Browser } from 'playwright-core';
-import { baseConfig, hostPlugins, htmlPage } from '@ruilplein/frontend-build';
-
-const repo = resolve(import.meta.dirname, '../..');
-const remotes = ['listings', 'trades', 'admin'];
-const oneBundleDir = join(tmpdir(), 'ruilplein-size-one-bundle');
+import { apiAnswers, build, federatedConfigs, memberPages, oneBundleConfig, oneBundleDir, remoteDirs, removeOneBundle, repo, sessionStorage } from './builds.ts';
 
 // The dashboard needs a session: a member's visit starts with one in storage, which the server below accepts.
-const member = { id: 'size-member', firstName: 'Sanne', role: ['Gebruiker'], profilePicture: '/uploads/avatars/default_avatar.jpg', activated: true };
-const visits = [
-  { path: '/', ready: 'h1', signedIn: false },
-  { path: '/dashboard/search', ready: '[data-testid="category"]', signedIn: true },
-];
-
-async function build(configs: Configuration[]) {
-  const compiler = rspack(configs);
-  const stats = await new Promise<MultiStats | undefined>((done, fail) => compiler.run((err, result) => (err ? fail(err) : done(result))));
-  await new Promise<void>((done) => compiler.close(() => done()));
-  if (!stats || stats.hasErrors()) throw new Error(stats?.toString('errors-only') ?? 'build failed');
-}
-
-async function federatedConfigs(): Promise<Configuration[]> {
-  const apps = ['shell', ...remotes.map((name) => `mfe-${name}`)];
-  return Promise.all(apps.map(async (app) => ((await import(join(repo, app, 'rspack.config.ts'))) as { default: () => Configuration }).default()));
-}
-
-/** The same shell, with each remote's routes a lazily imported chunk of one build instead of a remote. */
-function oneBundleConfig(): Configuration {
-  const shell = join(repo, 'shell');
-  const base = baseConfig(shell, false);
-  return {
-    ...base,
-    entry: { main: './src/index' },
-    output: { ...base.output, path: oneBundleDir, publicPath: '/' },
-    plugins: [
-      htmlPage(),
-      new rspack.CopyRspackPlugin({ patterns: [{ from: join(shell, 'public') }] }),
-      ...hostPlugins(),
-      new rspack.NormalModuleReplacementPlugin(/shell[\\/]src[\\/]remotes\.ts$/, join(shell, 'src/remotes.bundled.ts')),
-    ],
-  };
-}
+const visits = [{ path: '/', ready: 'h1', signedIn: false }, ...memberPages.slice(0, 1).map((page) => ({ ...page, signedIn: true }))];
 
 const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
-
-/** The API answers a first visit needs; everything else under /api is a 404, which the pages tolerate. */
-const apiAnswers: Record<string, unknown> = {
-  '/api/category': [
-    { id: 'elektronica', name: 'Elektronica', icon: 'laptop', isPremium: false },
-    { id: 'vinyl', name: 'Vinyl & platenspelers', icon: 'disc-3', isPremium: true },
-  ],
-  '/api/auth/verify': { user: member },
-  '/api/user/status': { blocked: false, reason: null, unblockDate: null },
-};
 
 /** Serves a build the way the platform does: `/mfe/<name>/` from each remote's dist, the rest from the shell's. */
 function serve(shellDir: string, remoteDirs: Record<string, string>): Promise<Server> {
@@ -94,10 +45,10 @@ async function measure(browser: Browser, server: Server, path: string, ready: st
   const context = await browser.newContext();
   if (signedIn) {
     // The session's storage keys (packages/ui/src/session.tsx).
-    await context.addInitScript((user) => {
+    await context.addInitScript(({ user, token }) => {
       localStorage.setItem('ruilplein.user', user);
-      localStorage.setItem('ruilplein.token', 'size-token');
-    }, JSON.stringify(member));
+      localStorage.setItem('ruilplein.token', token);
+    }, sessionStorage);
   }
   const page = await context.newPage();
   const sizes: Promise<[string, number]>[] = [];
@@ -119,9 +70,9 @@ console.log(smoke ? 'Building the one-bundle build…' : 'Building the federated
 if (!smoke) await build(await federatedConfigs());
 await build([oneBundleConfig()]);
 
-const federated = await serve(join(repo, 'shell/dist'), Object.fromEntries(remotes.map((name) => [name, join(repo, `mfe-${name}/dist`)])));
+const federated = await serve(join(repo, 'shell/dist'), remoteDirs());
 // The remotes' area.json files are read in both: the shell builds its sidebar and router from them.
-const oneBundle = await serve(oneBundleDir, Object.fromEntries(remotes.map((name) => [name, join(repo, `mfe-${name}/dist`)])));
+const oneBundle = await serve(oneBundleDir, remoteDirs());
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 const verbose = process.argv.includes('--files');
 const budget = 170_000;
@@ -132,7 +83,12 @@ try {
     const fed = await measure(browser, federated, path, ready, signedIn);
     const one = await measure(browser, oneBundle, path, ready, signedIn);
     console.log(`  ${path.padEnd(44)}${kB(fed.total)} ${kB(one.total)}   ${(fed.total / one.total).toFixed(2)}×`);
-    if (verbose) for (const [file, size] of fed.files.sort((a, b) => b[1] - a[1])) console.log(`      ${file.padEnd(48)}${kB(size)}`);
+    if (verbose) {
+      for (const [label, files] of [['federated', fed.files], ['one bundle', one.files]] as const) {
+        console.log(`    ${label}:`);
+        for (const [file, size] of [...files].sort((a, b) => b[1] - a[1])) console.log(`      ${file.padEnd(48)}${kB(size)}`);
+      }
+    }
     if (path === '/' && fed.total > budget) overBudget = true;
   }
   console.log(`\nBudget: / at most ${budget / 1000} kB federated${overBudget ? ': EXCEEDED' : ''}. Goal: federated at most 1.15× one bundle.`);
@@ -140,5 +96,6 @@ try {
   await browser.close();
   federated.close();
   oneBundle.close();
+  await removeOneBundle();
 }
 process.exitCode = overBudget && !smoke ? 1 : 0;

@@ -1,4 +1,3 @@
-import type { ModuleFederation } from '@module-federation/enhanced/runtime';
 import React, { type ComponentType } from 'react';
 import ReactDOM from 'react-dom';
 import * as router from 'react-router-dom';
@@ -22,64 +21,105 @@ export const checkedRemotes = {
   admin: undefined as unknown as typeof AdminRoutes,
 } satisfies Record<string, RemoteModule>;
 
-let runtime: Promise<ModuleFederation> | undefined;
+/** A remote's container (the webpack federation protocol its build emits, packages/frontend-build). */
+interface Container {
+  init(scope: ShareScope): unknown;
+  get(module: './routes'): Promise<() => RemoteModule>;
+}
+type ShareScope = Record<string, Record<string, { get: () => Promise<() => unknown>; loaded?: 1; from: string; eager?: boolean }>>;
 
 /**
- * The federation runtime, a chunk of its own downloaded with the first remote: the first visit of a
- * page without one does not pay for it. It offers the shell's own react, react-dom, router, query
- * client library and @ruilplein/ui as the singletons every remote uses, and is the runtime the
- * remote entries are built to use (`externalRuntime`). A failed download is forgotten.
+ * The shell's own react, react-dom, router subset, query client library and @ruilplein/ui, offered
+ * to every remote as the shared singletons: already loaded, so a container takes them rather than
+ * its own copies. Each remote checks the version against the range it requires (`strictVersion`)
+ * and refuses to start outside it; the shell compares the ranges in `area.json` first (areas.ts).
  */
-function federation(): Promise<ModuleFederation> {
-  runtime ??= (async () => {
-    try {
-      const [{ createInstance }, { default: provideRuntimeCore }] = await Promise.all([
-        import('@module-federation/enhanced/runtime'),
-        import('@module-federation/inject-external-runtime-core-plugin'),
-      ]);
-      const singleton = (name: keyof typeof SHARED_VERSIONS, module: object) => ({
-        version: SHARED_VERSIONS[name],
-        lib: () => module,
-        shareConfig: { singleton: true, requiredVersion: false as const },
-      });
-      return createInstance({
-        name: 'shell',
-        remotes: [],
-        // Remotes are registered when visited; never fetch them early to compare versions.
-        shareStrategy: 'loaded-first',
-        plugins: [provideRuntimeCore()],
-        shared: {
-          // What the shell's own code uses: React's CommonJS exports, the ES modules' namespaces
-          // ('react-router-dom' is @ruilplein/ui/router in the shell too: see packages/frontend-build).
-          react: singleton('react', React),
-          'react-dom': singleton('react-dom', ReactDOM),
-          'react-router-dom': singleton('react-router-dom', router),
-          '@ruilplein/ui': singleton('@ruilplein/ui', ui),
-          '@tanstack/react-query': singleton('@tanstack/react-query', query),
-        },
-      });
-    } catch (err) {
-      runtime = undefined;
-      throw err;
-    }
-  })();
-  return runtime;
+const shareScope = (): ShareScope => Object.fromEntries(
+  (
+    [
+      // React's CommonJS exports, the ES modules' namespaces ('react-router-dom' is @ruilplein/ui/router in the shell too).
+      ['react', React],
+      ['react-dom', ReactDOM],
+      ['react-router-dom', router],
+      ['@ruilplein/ui', ui],
+      ['@tanstack/react-query', query],
+    ] as const
+  ).map(([name, module]) => [name, { [SHARED_VERSIONS[name]]: { get: () => Promise.resolve(() => module), loaded: 1, from: 'shell' } }]),
+);
+
+/** How `area.json` says to start the remote (packages/frontend-build's `PublishedStart`). */
+interface Start {
+  remoteEntry: string;
+  scripts: string[];
 }
 
-async function load(name: string, entry: string, fresh: boolean): Promise<ComponentType> {
-  const mf = await federation();
-  // The runtime caches a remote's manifest and entry, failed ones included; registering it again with
-  // `force` drops both, so a retry downloads them anew.
-  if (fresh || !mf.options.remotes.some((known) => known.name === name)) mf.registerRemotes([{ name, entry }], { force: fresh });
-  const module = await mf.loadRemote<RemoteModule>(`${name}/routes`);
-  if (!module) throw new Error(`${name}/routes did not load`);
+/**
+ * The remote's start from its `area.json`, which the shell has just read for its router (areas.ts):
+ * the browser's copy when it has one, so this costs no second round trip.
+ */
+async function startOf(name: string, manifest: URL): Promise<Start> {
+  const res = await fetch(new URL('area.json', manifest), { cache: 'force-cache' });
+  if (!res.ok) throw new Error(`${name}/area.json answered ${res.status}`);
+  const start = (await res.json()) as Partial<Start>;
+  if (typeof start.remoteEntry !== 'string') throw new Error(`${name}/area.json names no remote entry`);
+  return { remoteEntry: start.remoteEntry, scripts: Array.isArray(start.scripts) ? start.scripts : [] };
+}
+
+/** Runs a script; a failed one leaves no tag behind, so a retry downloads it anew. */
+function runScript(src: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => done();
+    script.onerror = () => {
+      script.remove();
+      fail(new Error(`${src} did not load`));
+    };
+    document.head.append(script);
+  });
+}
+
+/** One scope for every remote, made with the first (the prerendering build never makes it). */
+let scope: ShareScope | undefined;
+const containers = new Map<string, Promise<Container>>();
+
+/**
+ * The remote's container, started once: its entry and the scripts of its `./routes` download at
+ * the same time (one round instead of two), then it takes the shell's singletons. A script of the
+ * routes that ran first is taken as loaded when the container starts; one that failed is asked for
+ * again by the container itself. A failed start is forgotten, so a retry starts again.
+ */
+function container(name: string, entry: string): Promise<Container> {
+  let started = containers.get(name);
+  if (!started) {
+    started = (async () => {
+      const manifest = new URL(entry, location.href);
+      const { remoteEntry, scripts } = await startOf(name, manifest);
+      for (const file of scripts) runScript(new URL(file, manifest).href).catch(() => {});
+      await runScript(new URL(remoteEntry, manifest).href);
+      const found = (globalThis as Record<string, unknown>)[name] as Container | undefined;
+      if (!found || typeof found.get !== 'function') throw new Error(`${remoteEntry} made no container ${name}`);
+      await found.init((scope ??= shareScope()));
+      return found;
+    })();
+    containers.set(name, started);
+    started.catch(() => containers.get(name) === started && containers.delete(name));
+  }
+  return started;
+}
+
+async function load(name: string, entry: string): Promise<ComponentType> {
+  // A chunk that failed to load is asked for again by the next `get`: the container stays.
+  const factory = await (await container(name, entry)).get('./routes');
+  const module = factory();
+  if (!module?.default) throw new Error(`${name}/routes did not load`);
   return module.default;
 }
 
 const loaded = new Map<string, { routes: Promise<ComponentType>; failed: boolean }>();
 
-function start(name: string, entry: string, fresh: boolean): Promise<ComponentType> {
-  const attempt = { routes: load(name, entry, fresh), failed: false };
+function start(name: string, entry: string): Promise<ComponentType> {
+  const attempt = { routes: load(name, entry), failed: false };
   attempt.routes.catch(() => {
     attempt.failed = true;
   });
@@ -89,15 +129,15 @@ function start(name: string, entry: string, fresh: boolean): Promise<ComponentTy
 
 /** The remote's route tree: the same promise until it is loaded again (React's `use` needs a stable one). */
 export function loadRoutes(name: string, entry: string): Promise<ComponentType> {
-  return loaded.get(name)?.routes ?? start(name, entry, false);
+  return loaded.get(name)?.routes ?? start(name, entry);
 }
 
 /** Downloads the remote again: the retry button. */
 export function reloadRoutes(name: string, entry: string): void {
-  start(name, entry, true);
+  start(name, entry);
 }
 
 /** Entering a remote's area anew tries again if it failed before; on the same page only the button does. */
 export function retryIfFailed(name: string, entry: string): void {
-  if (loaded.get(name)?.failed) start(name, entry, true);
+  if (loaded.get(name)?.failed) start(name, entry);
 }

@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { rspack, type Compiler, type Configuration, type RuleSetRule } from '@rspack/core';
+import { rspack, type Compilation, type Compiler, type Configuration, type RuleSetRule } from '@rspack/core';
 import { areaProblems, type AreaDeclaration, type IconNode, type PublishedArea } from '@ruilplein/ui/area';
 
 export interface FrontendOptions {
@@ -64,30 +63,6 @@ function sharedConfig(root: string) {
     '@ruilplein/ui': one('@ruilplein/ui'),
     '@tanstack/react-query': one('@tanstack/react-query'),
   };
-}
-
-/**
- * Rspack's federation plugin resolves the bundler runtime with `require.resolve`, so the whole
- * runtime (@module-federation/webpack-bundler-runtime, runtime, runtime-core, sdk, error-codes) is
- * bundled from its CommonJS builds, which cannot be tree-shaken: Node-only loaders, the snapshot code
- * `experiments.optimization` turns off and unused helpers all ship. Each `.cjs` file of those
- * packages is swapped for its ES-module twin, which is the same code.
- */
-class FederationRuntimeAsEsm {
-  apply(compiler: Compiler) {
-    const cjs = /[\\/]node_modules[\\/]@module-federation[\\/][^\\/]+[\\/]dist[\\/].+\.cjs$/;
-    // A module's type follows the resolved file's extension, before the swap.
-    compiler.options.module.rules.push({ test: cjs, type: 'javascript/auto' });
-    compiler.hooks.normalModuleFactory.tap('FederationRuntimeAsEsm', (factory) => {
-      factory.hooks.afterResolve.tap('FederationRuntimeAsEsm', (data) => {
-        const created = data.createData;
-        const resource = created?.resource;
-        if (!created || !resource || !cjs.test(resource)) return;
-        const esm = [resource.replace(/\.cjs$/, '.js'), resource.replace(/\.cjs$/, '.mjs')].find((file) => existsSync(file));
-        if (esm) created.resource = esm;
-      });
-    });
-  }
 }
 
 /** Where `npm run dev` sends API calls (and, from the shell, the remotes): the local platform unless told. */
@@ -155,8 +130,8 @@ export const htmlPage = () =>
 
 /**
  * The rspack config of the shell (host) or a remote. A remote exposes one module, `./routes`, and
- * emits `mf-manifest.json`; the shell learns the manifests' URLs at run time (`/remotes.json`) and
- * loads the federation runtime only with the first remote it shows (see `hostPlugins`).
+ * emits `mf-manifest.json` and `area.json`; the shell learns the manifests' URLs at run time
+ * (`/remotes.json`) and reads `area.json` beside each (see `PublishArea`).
  * A remote's own page (`src/index.ts`: its routes in a standalone host) is built only by `npm run dev`.
  */
 export function createConfig(app: FrontendOptions, env: RspackEnv = {}): Configuration {
@@ -194,40 +169,43 @@ export function createConfig(app: FrontendOptions, env: RspackEnv = {}): Configu
 }
 
 /**
- * A remote: its container and manifest, its federation runtime that of the shell (20 kB less per
- * remote entry); a remote's standalone development page has no shell, so it keeps its own.
+ * A remote: a classic federation container (rspack's `ModuleFederationPluginV1`, the webpack 5
+ * container protocol: `init(shareScope)`, `get('./routes')`), published with its manifest and
+ * `area.json`. The container brings the small sharing runtime webpack has always had (about 6 kB
+ * gzipped); the enhanced runtime of @module-federation (its runtime-core in the shell, about 20 kB
+ * gzipped, plus a bundler runtime of 9 kB in every remote entry) bought nothing this platform uses:
+ * the shell registers remotes itself, loads no remote's remotes and checks versions itself.
+ * The shared singletons stay `singleton` and `strictVersion`: a remote refuses a shell copy
+ * outside its range before its code runs. A remote's standalone development page has no shell, so
+ * its own copies are the ones shared there.
  */
 function remotePlugins(app: FrontendOptions, dev: boolean) {
   return [
-    new FederationRuntimeAsEsm(),
     new PublishArea(app),
-    new ModuleFederationPlugin({
+    new rspack.container.ModuleFederationPluginV1({
       name: app.name,
       filename: dev ? 'remoteEntry.js' : 'remoteEntry.[contenthash:8].js',
-      exposes: { './routes': './src/routes.tsx' },
-      manifest: true,
+      // A global of that name, as the enhanced runtime used: the shell reads it after the script ran.
+      library: { type: 'var', name: app.name },
+      exposes: { './routes': { import: './src/routes.tsx', name: EXPOSE_CHUNK } },
       // Types cross the boundary through tsconfig.web.json's `paths`, checked by `npm run typecheck`.
-      dts: false,
-      // Remotes are registered at run time and loaded when visited; never fetch them early to compare versions.
-      shareStrategy: 'loaded-first',
       shared: sharedConfig(app.root),
-      experiments: { optimization: { target: 'web' }, externalRuntime: !dev },
     }),
   ];
 }
 
+/** The chunk of a remote's `./routes` (named so the manifest and `area.json` can list its files). */
+const EXPOSE_CHUNK = '__federation_expose_routes';
+
 /**
  * The shell has no federation plugin: its own code imports react, the router and @ruilplein/ui as
- * any bundle does, and the federation runtime is a chunk of its own, downloaded with the first
- * remote (shell/src/remotes.ts). That runtime offers the shell's copies as the shared singletons
- * (`SHARED_VERSIONS` are their versions) and serves the remotes as their external runtime.
+ * any bundle does, and shell/src/remotes.ts offers those copies to the remotes' containers as the
+ * shared singletons (`SHARED_VERSIONS` are their versions).
  */
 export function hostPlugins() {
   return [
     new rspack.DefinePlugin({
       SHARED_VERSIONS: JSON.stringify(Object.fromEntries(SHARED_SINGLETONS.map((name) => [name, sharedVersion(name)]))),
-      // What experiments.optimization.target does for a federated build: no Node loaders.
-      ENV_TARGET: JSON.stringify('web'),
     }),
   ];
 }
@@ -238,11 +216,28 @@ function sharedVersion(name: SharedName): string {
   return (require(`${name}/package.json`) as { version: string }).version;
 }
 
+/** What `area.json` tells the shell beyond the declaration: how to start the remote's code. */
+interface PublishedStart {
+  /** The container's script, beside `area.json` (`remoteEntry.1a2b3c4d.js`). */
+  remoteEntry: string;
+  /**
+   * The scripts of `./routes`, which the shell runs together with the entry instead of one round
+   * after it (a chunk that ran before its container is taken as loaded when the container starts).
+   */
+  scripts: string[];
+}
+
+/** The files of a named chunk group. */
+const groupFiles = (compilation: Compilation, name: string): string[] => compilation.namedChunkGroups.get(name)?.getFiles() ?? [];
+
 /**
  * Publishes the remote's `src/area.ts` (its pages and menu entries, plain data) as `area.json` next
- * to its manifest, with each menu icon's drawing and the shared ranges it requires: the shell
- * builds its router and sidebar from these files without loading the remote's code. A declaration
- * with problems fails the build.
+ * to its manifest, with each menu icon's drawing, the shared ranges it requires and its start (the
+ * container's file and the scripts of `./routes`): the shell builds its router and sidebar from these
+ * files without loading the remote's code, and starts the remote from the same file in one round.
+ * A declaration with problems fails the build. Also `mf-manifest.json`, in the shape of
+ * @module-federation's manifest (its remote entry, exposes and shared), which `/remotes.json` names.
+ * Both are made after the content hashes are final (`PROCESS_ASSETS_STAGE_REPORT`).
  */
 class PublishArea {
   private readonly app: FrontendOptions;
@@ -254,20 +249,51 @@ class PublishArea {
     const file = join(this.app.root, 'src', 'area.ts');
     compiler.hooks.thisCompilation.tap('PublishArea', (compilation) => {
       compilation.fileDependencies.add(file);
-      compilation.hooks.processAssets.tapPromise({ name: 'PublishArea', stage: rspack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, async () => {
+      compilation.hooks.processAssets.tapPromise({ name: 'PublishArea', stage: rspack.Compilation.PROCESS_ASSETS_STAGE_REPORT }, async () => {
         // A query string per build: `rspack serve` reads the edited file again.
         const module = (await import(`${pathToFileURL(file).href}?build=${Date.now()}`)) as { default: AreaDeclaration };
         const area = module.default;
         const problems = areaProblems(area);
         if (problems.length) throw new Error(`${file}:\n  ${problems.join('\n  ')}`);
-        const published: PublishedArea = {
+        const remoteEntry = [...(compilation.namedChunks.get(this.app.name)?.files ?? [])].find((f) => f.endsWith('.js'));
+        if (!remoteEntry) throw new Error(`${this.app.name}: the build made no remote entry`);
+        const routes = groupFiles(compilation, EXPOSE_CHUNK);
+        const scripts = routes.filter((f) => f.endsWith('.js'));
+        const requires = requiredRanges(this.app.root);
+        const published: PublishedArea & PublishedStart = {
           name: this.app.name,
           mount: area.mount,
           pages: area.pages,
           menu: await Promise.all(area.menu.map(async (entry) => ({ ...entry, iconNode: await iconDrawing(this.app.root, entry.icon) }))),
-          requires: requiredRanges(this.app.root),
+          requires,
+          remoteEntry,
+          scripts,
         };
         compilation.emitAsset('area.json', new rspack.sources.RawSource(JSON.stringify(published)));
+        const split = (files: string[]) => ({ sync: files, async: [] });
+        const { name: buildName, version: buildVersion } = readPackage(this.app.root);
+        const manifest = {
+          id: this.app.name,
+          name: this.app.name,
+          metaData: {
+            name: this.app.name,
+            globalName: this.app.name,
+            buildInfo: { buildVersion, buildName },
+            publicPath: 'auto',
+            remoteEntry: { name: remoteEntry, path: '', type: 'var' },
+          },
+          shared: SHARED_SINGLETONS.map((name) => ({ id: `${this.app.name}:${name}`, name, version: sharedVersion(name), singleton: true, requiredVersion: requires[name] })),
+          remotes: [],
+          exposes: [
+            {
+              id: `${this.app.name}:routes`,
+              name: 'routes',
+              path: './routes',
+              assets: { js: split(scripts), css: split(routes.filter((f) => f.endsWith('.css'))) },
+            },
+          ],
+        };
+        compilation.emitAsset('mf-manifest.json', new rspack.sources.RawSource(JSON.stringify(manifest, null, 2)));
       });
     });
   }
