@@ -9,3 +9,4 @@ export { compileFilters, listingPasses, matches, prepareListing, viewerAt, viewe
 // Saved-search alerts and the demand preview group members by place with the same geometry.
 export { chord2ForKm, kmForChord2, roundKm, toVec, type Vec3 } from './geo.ts';
 export type { Column, TableImage } from './slots.ts';
+export type { QueryWord } from './text.ts';

@@ -65,8 +65,21 @@ export function prepareListing(listing: ListingState, categories?: CategoryNames
   };
 }
 
+/** Parsed keywords by their text: every search with the same words shares one array, so a listing answers them once (`hasWords`). */
+const parsedQueries = new Map<string, QueryWord[]>();
+const PARSED_KEPT = 50_000;
+
+function parsedQuery(q: string): QueryWord[] {
+  let query = parsedQueries.get(q);
+  if (!query) {
+    if (parsedQueries.size >= PARSED_KEPT) parsedQueries.clear();
+    parsedQueries.set(q, (query = parseQuery(q)));
+  }
+  return query;
+}
+
 export function compileFilters(filters: MatchFilters): CompiledFilters {
-  const query = filters.q ? parseQuery(filters.q) : undefined;
+  const query = filters.q ? parsedQuery(filters.q) : undefined;
   return {
     min: filters.minValue !== undefined && filters.minValue > 0 ? cents(filters.minValue) : undefined,
     max: filters.maxValue !== undefined ? cents(filters.maxValue) : undefined,

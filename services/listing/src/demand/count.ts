@@ -67,7 +67,7 @@ export function countDemand(options: {
         wishlists += w;
       }
     },
-    { km: query.distanceKm, wishes: true },
+    { km: query.distanceKm, wishes: true, hasWords: prepared.hasWords },
   );
   if (members < DEMAND_MIN_COUNT) return NO_DEMAND;
   // A count under three could point at one member too.

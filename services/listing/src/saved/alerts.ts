@@ -6,7 +6,7 @@ import { LIVE, listingCollection, listingsByIds } from '../listings/model.ts';
 import { fromDoc, type SearchService } from '../search/sync.ts';
 import { wishlistCollection } from '../wishlist/model.ts';
 import { chordKm, compiledOf, degreesOf, InterestBook, type BookSearch, type Interest } from './book.ts';
-import { inOrder, matchPartIds, savedMatchCollection, savedSearchCollection, type MatchPass, type SavedMatchCollection, type SavedMatchDoc, type SavedSearchCollection, type SavedSearchesDoc } from './model.ts';
+import { inOrder, matchPartIds, membersIn, savedMatchCollection, savedSearchCollection, type MatchPass, type SavedMatchCollection, type SavedMatchDoc, type SavedSearchCollection, type SavedSearchesDoc } from './model.ts';
 
 /** The six-hour head start (search's rule): standard members are matched when it ends. */
 const HEAD_START_MS = PREMIUM_HEAD_START_HOURS * 3600_000;
@@ -265,7 +265,7 @@ export async function queueAlerts(
       version: 1,
       at: iso,
     });
-    return { _id, listingId: listing.id, pass, parts, members: chunk.map((f) => f.interest.userId), at: new Date(now), ...packedOutboxDocument(event) };
+    return { _id, listingId: listing.id, pass, parts, members: chunk.map((f) => f.interest.userId).join(','), at: new Date(now), ...packedOutboxDocument(event) };
   });
   try {
     // Ordered: the first part is the claim; a duplicate there stops the rest.
@@ -287,10 +287,10 @@ async function membersOf(matched: SavedMatchCollection, listingId: string, pass:
   const [claim] = matchPartIds(listingId, pass, 1);
   const first = await matched.findOne({ _id: claim! }, { projection: { members: 1, parts: 1 } });
   if (!first) return new Set();
-  const members = new Set(first.members);
+  const members = new Set(membersIn(first));
   if (first.parts > 1) {
     const rest = matchPartIds(listingId, pass, first.parts).slice(1);
-    for await (const doc of matched.find({ _id: { $in: rest } }, { projection: { members: 1 } })) for (const m of doc.members) members.add(m);
+    for await (const doc of matched.find({ _id: { $in: rest } }, { projection: { members: 1 } })) for (const m of membersIn(doc)) members.add(m);
   }
   return members;
 }
@@ -365,6 +365,6 @@ export function findMatches(book: InterestBook, listing: PreparedListing, viewer
       if (viewerMay(c, listing, viewer, at, now)) (hits ??= []).push(s);
     }
     if (hits) found.push({ interest, hits });
-  });
+  }, { hasWords: listing.hasWords });
   return found;
 }

@@ -1,5 +1,5 @@
 import { SEARCH_DEFAULT_DISTANCE_KM, type SavedSearchAlert, type SavedSearchFilters } from '@ruilplein/contracts';
-import { compileFilters, kmForChord2, toVec, type CompiledFilters, type MatchFilters, type Vec3 } from '@ruilplein/search';
+import { compileFilters, kmForChord2, toVec, type CompiledFilters, type MatchFilters, type QueryWord, type Vec3 } from '@ruilplein/search';
 
 /** A saved search as the matcher holds it. */
 export interface BookSearch {
@@ -49,9 +49,13 @@ export interface Cell {
   members: Map<string, Interest>;
   /** The widest search distance of its members (an upper bound: only grows until the cell empties). */
   maxKm: number;
-  /** Members with a saved search on each category, and those with a search on no category (any listing may match it). */
+  /**
+   * Members with a saved search on each category, and those with a search on no category (any
+   * listing may match it) by the search's words: a listing visits only the groups whose words it
+   * holds (the group without words always).
+   */
   byCategory: Map<string, Set<Interest>>;
-  anyCategory: Set<Interest>;
+  anyCategory: Map<string, { query: readonly QueryWord[] | undefined; members: Set<Interest> }>;
   /** Members with a wishlisted listing in each category (the demand preview). */
   byWish: Map<string, Set<Interest>>;
 }
@@ -193,21 +197,29 @@ export class InterestBook {
    * cell lies within reach of `at`: within their widest search's distance, or within `km` when
    * given (then members without a place are left out; else they are all visited).
    */
-  nearSearches(at: Vec3 | undefined, categoryIds: readonly string[], visit: (interest: Interest) => void, options: { km?: number; wishes?: boolean } = {}): void {
+  nearSearches(
+    at: Vec3 | undefined,
+    categoryIds: readonly string[],
+    visit: (interest: Interest) => void,
+    options: { km?: number; wishes?: boolean; hasWords?: (query: readonly QueryWord[]) => boolean } = {},
+  ): void {
     const stamp = ++this.stamp;
     const once = (interest: Interest) => {
       if (interest.stamp === stamp) return;
       interest.stamp = stamp;
       visit(interest);
     };
-    const { km, wishes } = options;
+    const { km, wishes, hasWords } = options;
     for (const cell of this.cells.values()) {
       if (cell.center) {
         if (!at || chordKm(at, cell.center) > (km ?? cell.maxKm) + CELL_REACH_KM) continue;
       } else if (km !== undefined) {
         continue;
       }
-      for (const m of cell.anyCategory) once(m);
+      for (const { query, members } of cell.anyCategory.values()) {
+        if (query && hasWords && !hasWords(query)) continue;
+        for (const m of members) once(m);
+      }
       for (const id of categoryIds) {
         for (const m of cell.byCategory.get(id) ?? []) once(m);
         if (wishes) for (const m of cell.byWish.get(id) ?? []) once(m);
@@ -245,7 +257,7 @@ export class InterestBook {
     const key = place ? cellKey(place) : NOWHERE;
     let cell = this.cells.get(key);
     if (!cell) {
-      cell = { key, center: place && cellCenter(place), members: new Map(), maxKm: 0, byCategory: new Map(), anyCategory: new Set(), byWish: new Map() };
+      cell = { key, center: place && cellCenter(place), members: new Map(), maxKm: 0, byCategory: new Map(), anyCategory: new Map(), byWish: new Map() };
       this.cells.set(key, cell);
     }
     cell.members.set(interest.userId, interest);
@@ -259,7 +271,12 @@ export class InterestBook {
     const cell = interest.cell;
     for (const s of interest.searches) {
       const cats = s.filters.categoryIds ?? [];
-      if (!cats.length) cell.anyCategory.add(interest);
+      if (!cats.length) {
+        const key = s.filters.q ?? '';
+        let group = cell.anyCategory.get(key);
+        if (!group) cell.anyCategory.set(key, (group = { query: compiledOf(s).query, members: new Set() }));
+        group.members.add(interest);
+      }
       for (const c of cats) setOf(cell.byCategory, c).add(interest);
     }
     for (const c of interest.wishCats.keys()) setOf(cell.byWish, c).add(interest);
@@ -267,8 +284,16 @@ export class InterestBook {
 
   private unindex(interest: Interest) {
     const cell = interest.cell;
-    cell.anyCategory.delete(interest);
-    for (const s of interest.searches) for (const c of s.filters.categoryIds ?? []) dropFrom(cell.byCategory, c, interest);
+    for (const s of interest.searches) {
+      const cats = s.filters.categoryIds ?? [];
+      if (!cats.length) {
+        const key = s.filters.q ?? '';
+        const group = cell.anyCategory.get(key);
+        group?.members.delete(interest);
+        if (group && !group.members.size) cell.anyCategory.delete(key);
+      }
+      for (const c of cats) dropFrom(cell.byCategory, c, interest);
+    }
     for (const c of interest.wishCats.keys()) dropFrom(cell.byWish, c, interest);
   }
 

@@ -42,9 +42,16 @@ export interface SavedMatchDoc extends OutboxDoc {
   pass: MatchPass;
   /** How many documents this pass wrote. */
   parts: number;
-  members: string[];
+  /**
+   * The members alerted, comma-joined: one value instead of hundreds (FerretDB stores each array
+   * element with its type). Documents written before were arrays (kept two days): read both.
+   */
+  members: string | string[];
   at: Date;
 }
+
+/** The members a match document names, either way it was written. */
+export const membersIn = (doc: Pick<SavedMatchDoc, 'members'>): string[] => (typeof doc.members === 'string' ? (doc.members ? doc.members.split(',') : []) : doc.members);
 
 export const savedSearchCollection = (db: Connection) => collection<SavedSearchesDoc>(db, 'saved_searches');
 export const savedMatchCollection = (db: Connection) => collection<SavedMatchDoc>(db, 'saved_matches');
