@@ -1,11 +1,11 @@
 // The in-memory saved searches and wishlists by place (saved/book.ts) with the matching and demand
 // rules on top (findMatches, countDemand): which members a listing or a place reaches, never the
 // owner or a blocked member, newer versions only, members who move, and "few" under three.
-import { prepareListing, toVec, type ListingState, type Vec3, type Viewer } from '@ruilplein/search';
+import { prepareListing, toVec, wantsListing, type ListingState, type Vec3, type Viewer } from '@ruilplein/search';
 import { describe, expect, it } from 'vitest';
 import { countDemand } from '../src/demand/count.ts';
 import { findMatches } from '../src/saved/alerts.ts';
-import { InterestBook, type BookSearch } from '../src/saved/book.ts';
+import { compiledOf, InterestBook, type BookSearch } from '../src/saved/book.ts';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const UTRECHT = { latitude: 52.0907, longitude: 5.1214 };
@@ -124,6 +124,9 @@ describe('the demand preview over a random book', () => {
     let seed = 7;
     const next = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 2246822519) + 0x9e3779b9) >>> 0) / 2 ** 32);
     const cats = ['fietsen', 'boeken', 'tuin', 'muziek'];
+    // Searches on words only (no category) are grouped by their words: a listing visits the groups it holds.
+    const words = ['fiets', 'boek', 'lamp', 'kinderfiets', 'gitaar'];
+    const titles = ['Oude fiets', 'Kinderfiets', 'Stapel boeken', 'Gitaar met hoes', 'Staande lamp'];
     const places: Record<string, { latitude: number; longitude: number }> = {};
     const wishCats: Record<string, string[]> = {};
     for (let i = 0; i < 60; i++) wishCats[`w${i}`] = cats.filter(() => next() < 0.4);
@@ -141,7 +144,13 @@ describe('the demand preview over a random book', () => {
         const id = `m${m}`;
         const r = next();
         if (r < 0.3) {
-          const list = Array.from({ length: Math.floor(next() * 3) }, (_, k) => search(`${id}-${round}-${k}`, { categoryIds: cats.filter(() => next() < 0.3), ...(next() < 0.5 ? { distanceKm: [5, 10, 25][Math.floor(next() * 3)]! } : {}) }));
+          const list = Array.from({ length: Math.floor(next() * 3) }, (_, k) =>
+            search(`${id}-${round}-${k}`, {
+              categoryIds: cats.filter(() => next() < 0.3),
+              ...(next() < 0.5 ? { distanceKm: [5, 10, 25][Math.floor(next() * 3)]! } : {}),
+              ...(next() < 0.4 ? { q: words[Math.floor(next() * words.length)]! } : {}),
+            }),
+          );
           book.setSearches(id, round + 1, list);
           searches.set(id, list);
         } else if (r < 0.6) {
@@ -160,6 +169,8 @@ describe('the demand preview over a random book', () => {
         const here = spot();
         const asked = cats.filter(() => next() < 0.4);
         const distanceKm = [5, 10, 25][Math.floor(next() * 3)]!;
+        const said = next() < 0.5 ? titles[Math.floor(next() * titles.length)]! : undefined;
+        const asListing = prepareListing({ ...listing().state, title: said ?? '', categoryIds: asked, ...here });
         let members = 0;
         let saved = 0;
         let wished = 0;
@@ -167,7 +178,7 @@ describe('the demand preview over a random book', () => {
           const id = `m${m}`;
           const d = km(here, places[id]!);
           if (d > distanceKm) continue;
-          const s = (searches.get(id) ?? []).filter((x) => d <= (x.filters.distanceKm ?? 25) && (!x.filters.categoryIds?.length || x.filters.categoryIds.some((c) => asked.includes(c)))).length;
+          const s = (searches.get(id) ?? []).filter((x) => d <= (x.filters.distanceKm ?? 25) && wantsListing(compiledOf(x), asListing)).length;
           const w = [...(wishes.get(id) ?? [])].filter((x) => wishCats[x]!.some((c) => asked.includes(c))).length;
           if (s || w) {
             members++;
@@ -176,7 +187,7 @@ describe('the demand preview over a random book', () => {
           }
         }
         const expected = members < 3 ? { members: 0, savedSearches: 0, wishlists: 0, few: true } : { members, savedSearches: saved < 3 ? 0 : saved, wishlists: wished < 3 ? 0 : wished, few: false };
-        expect(countDemand({ book, at: vec(here), caller: 'nobody', hidden: new Set(), query: { categoryIds: asked, q: undefined, distanceKm } }), `round ${round} query ${q}`).toEqual(expected);
+        expect(countDemand({ book, at: vec(here), caller: 'nobody', hidden: new Set(), query: { categoryIds: asked, q: said, distanceKm } }), `round ${round} query ${q} (${said})`).toEqual(expected);
       }
     }
   });
