@@ -48,13 +48,24 @@ export interface PlatformOptions {
    * (`npm start`); its ports are fixed with 'fixed'. Tests leave it off: they need no Jaeger.
    */
   traces?: boolean;
+  /**
+   * Instances of every domain service (default 1). More than one: the clustered mode of
+   * `npm start -- --replicas 2`: each service that many times behind the one gateway (its
+   * UPSTREAM_<SERVICE> lists them all), a three-node NATS cluster and every stream at three replicas.
+   */
+  replicas?: number;
 }
+
+/** NATS nodes, and copies of each stream, in the clustered mode. */
+export const CLUSTER_NATS_NODES = 3;
 
 /** The file whose number (milliseconds) every service of a local platform adds to its clock. */
 export const clockFileOf = (dataDir: string) => join(dataDir, 'clock-offset-ms');
 
 export interface RunningService {
   name: string;
+  /** 1, 2…: which instance of the service (the clustered mode runs several). */
+  replica: number;
   url: string;
   child: ChildProcess;
 }
@@ -113,7 +124,16 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     // Each service its own NATS user, its rights from the contracts registry (contracts nats.ts);
     // the gateway uses no NATS.
     const natsUsers = names.filter(usesNats);
-    const stores = await startStores({ dataDir: opts.dataDir, ports: opts.ports === 'fixed' ? fixedPorts.stores : {}, envPrefix: opts.envPrefix, log, natsUsers });
+    const replicas = Math.max(1, opts.replicas ?? 1);
+    const clustered = replicas > 1;
+    const stores = await startStores({
+      dataDir: opts.dataDir,
+      ports: opts.ports === 'fixed' ? fixedPorts.stores : {},
+      envPrefix: opts.envPrefix,
+      log,
+      natsUsers,
+      ...(clustered && { natsNodes: CLUSTER_NATS_NODES }),
+    });
     stack.push(() => stores.stop());
     checkAbort();
 
@@ -130,12 +150,21 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
 
     const ports: Record<string, number> = {};
     for (const name of [...new Set([...names, ...domainServices, 'gateway'])]) ports[name] = opts.ports === 'fixed' ? fixedPorts.services[name]! : await freePort();
+    // The first instance on the service's own port, the others on free ones (only the gateway calls them).
+    const instancePorts: Record<string, number[]> = {};
+    for (const name of Object.keys(ports)) {
+      instancePorts[name] = [ports[name]!];
+      if (name !== 'gateway') for (let i = 1; i < replicas; i++) instancePorts[name].push(await freePort());
+    }
     const serviceUrl = (name: string) => `http://127.0.0.1:${ports[name]}`;
     // Known before the services start: mails link to the browser's origin.
     const edgePort = opts.ports === 'fixed' ? (opts.edgePort ?? fixedPorts.edge) : await freePort();
     const local = { publicUrl: `http://localhost:${edgePort}`, jwtKey: localJwtKey(opts.dataDir) };
     for (const name of names) {
-      services.push(startService(name, ports, stores, logDir, opts, { ...local, otlp: jaeger?.otlpHttpUrl }, () => state.up && !state.stopped));
+      instancePorts[name]!.forEach((port, i) => {
+        const instance = { replica: i + 1, port };
+        services.push(startService(name, instance, instancePorts, stores, logDir, opts, { ...local, otlp: jaeger?.otlpHttpUrl, clustered }, () => state.up && !state.stopped));
+      });
     }
     stack.push(() => Promise.all(services.map((s) => stopChild(s.child, 10_000))).then(() => undefined));
 
@@ -210,16 +239,22 @@ function localJwtKey(dataDir: string): string {
   return readFileSync(file, 'utf8');
 }
 
+/** The label of an instance in logs and messages: `listing`, then `listing-2`… */
+export const instanceLabel = (name: string, replica: number) => (replica === 1 ? name : `${name}-${replica}`);
+
 function startService(
   name: string,
-  ports: Record<string, number>,
+  instance: { replica: number; port: number },
+  ports: Record<string, number[]>,
   stores: Stores,
   logDir: string,
   opts: PlatformOptions,
-  local: { publicUrl: string; jwtKey: string; otlp: string | undefined },
+  local: { publicUrl: string; jwtKey: string; otlp: string | undefined; clustered: boolean },
   reportExit: () => boolean,
 ): StartedService {
-  const upstreams = Object.fromEntries(domainServices.map((d) => [upstreamVariable(d), `http://127.0.0.1:${ports[d]}`]));
+  const label = instanceLabel(name, instance.replica);
+  // Every instance of each service; the gateway takes turns over them (one URL: as always).
+  const upstreams = Object.fromEntries(domainServices.map((d) => [upstreamVariable(d), ports[d]!.map((p) => `http://127.0.0.1:${p}`).join(',')]));
   // Not the test runner's own variables: a service under `npm test` runs as under `npm start`.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
   const child = spawnChild(process.execPath, ['src/main.ts'], {
@@ -227,7 +262,7 @@ function startService(
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...env,
-      PORT: `${ports[name]}`,
+      PORT: `${instance.port}`,
       // Not a public server: only the edge listens for the browser, and it is the one hop in front
       // of the gateway (edge, gateway: two in front of a service).
       HOST: '127.0.0.1',
@@ -235,7 +270,9 @@ function startService(
       MONGODB_URL: stores.mongoUrl,
       REDIS_URL: stores.redisUrl,
       ...(usesNats(name) && { NATS_URL: stores.natsUrlFor(name) }),
-      AUTH_JWKS_URL: `http://127.0.0.1:${ports.auth}/.well-known/jwks.json`,
+      AUTH_JWKS_URL: `http://127.0.0.1:${ports.auth![0]}/.well-known/jwks.json`,
+      // Clustered: every stream (and so every durable) on all three NATS nodes (service-kit nats.ts).
+      ...(local.clustered && usesNats(name) && { NATS_STREAM_REPLICAS: `${CLUSTER_NATS_NODES}` }),
       ...upstreams,
       RUILPLEIN_MODE: 'local',
       // Journeys move the clock for suspensions and Premium periods that end by themselves (service-kit clock.ts).
@@ -248,19 +285,19 @@ function startService(
       ...(local.otlp && { OTEL_EXPORTER_OTLP_ENDPOINT: local.otlp, OTEL_METRICS_EXPORTER: process.env.OTEL_METRICS_EXPORTER ?? 'none' }),
     },
   });
-  const file = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+  const file = createWriteStream(join(logDir, `${label}.log`), { flags: 'a' });
   const tail: string[] = [];
   onOutputLines(child, (line) => {
     file.write(`${line}\n`);
     tail.push(line);
     if (tail.length > 20) tail.shift();
-    opts.onServiceLine?.(name, line);
+    opts.onServiceLine?.(label, line);
   });
   child.once('close', () => file.end());
   child.once('exit', (code, sig) => {
-    if (reportExit()) opts.onServiceExit?.(name, sig ?? `code ${code}`);
+    if (reportExit()) opts.onServiceExit?.(label, sig ?? `code ${code}`);
   });
-  return { name, url: `http://127.0.0.1:${ports[name]}`, child, tail };
+  return { name, replica: instance.replica, url: `http://127.0.0.1:${instance.port}`, child, tail };
 }
 
 async function waitHealthy(services: StartedService[], logDir: string, signal: AbortSignal | undefined) {
@@ -272,14 +309,16 @@ async function waitHealthy(services: StartedService[], logDir: string, signal: A
     if (dead) {
       await sleep(100); // its last words
       const why = dead.child.signalCode ?? `code ${dead.child.exitCode}`;
-      throw new Error(`${dead.name} exited while starting (${why}); last output (${join(logDir, `${dead.name}.log`)}):\n    ${dead.tail.join('\n    ')}`);
+      const label = instanceLabel(dead.name, dead.replica);
+      throw new Error(`${label} exited while starting (${why}); last output (${join(logDir, `${label}.log`)}):\n    ${dead.tail.join('\n    ')}`);
     }
     const answers = await Promise.all(waiting.map((s) => healthy(s.url)));
     waiting = waiting.filter((_, i) => !answers[i]);
     if (!waiting.length) return;
     if (Date.now() > deadline) {
-      const tails = waiting.map((s) => `  ${s.name} (${join(logDir, `${s.name}.log`)}):\n    ${s.tail.join('\n    ')}`);
-      throw new Error(`no answer on /healthz within ${UP_WITHIN_MS / 1000} s from: ${waiting.map((s) => s.name).join(', ')}\n${tails.join('\n')}`);
+      const labels = waiting.map((s) => instanceLabel(s.name, s.replica));
+      const tails = waiting.map((s, i) => `  ${labels[i]} (${join(logDir, `${labels[i]}.log`)}):\n    ${s.tail.join('\n    ')}`);
+      throw new Error(`no answer on /healthz within ${UP_WITHIN_MS / 1000} s from: ${labels.join(', ')}\n${tails.join('\n')}`);
     }
     await sleep(300);
   }

@@ -1,12 +1,24 @@
 // `npm start`: the whole platform on this machine, see docs/architecture.md "Running".
 import { join } from 'node:path';
-import { styleText } from 'node:util';
+import { parseArgs, styleText } from 'node:util';
 import { bootstrap } from './bootstrap.ts';
 import { onStopSignal } from './children.ts';
 import { repoRoot } from './paths.ts';
-import { startPlatform, type Platform } from './platform.ts';
+import { instanceLabel, startPlatform, type Platform } from './platform.ts';
 
 const dataDir = join(repoRoot, '.data');
+
+/** `npm start -- --replicas 2`: the clustered mode (platform.ts `replicas`). */
+function replicasArg(): number {
+  const { values } = parseArgs({ options: { replicas: { type: 'string', default: '1' } }, strict: false });
+  const replicas = Number(values.replicas);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+    console.error(styleText('red', `--replicas: expected a whole number from 1 to 5, got ${String(values.replicas)}`));
+    process.exit(2);
+  }
+  return replicas;
+}
+const replicas = replicasArg();
 
 const say = (line: string) => console.log(`${styleText('bold', '[local]')} ${line}`);
 
@@ -47,10 +59,12 @@ function printSummary(p: Platform) {
       '',
       styleText(['bold', 'green'], `Ruilplein runs on ${p.url}`),
       ...p.frontends.map((f) => row(f.remote ?? 'shell', 'frontend', `${f.remote ? `/mfe/${f.remote}/` : '/'} from ${f.workspace}/dist`)),
-      ...(p.services.length ? p.services.map((svc) => row(svc.name, 'service', svc.url)) : [row('(none)', 'service', 'no services/*/src/main.ts yet')]),
+      ...(p.services.length
+        ? p.services.map((svc) => row(instanceLabel(svc.name, svc.replica), 'service', svc.url))
+        : [row('(none)', 'service', 'no services/*/src/main.ts yet')]),
       row('mongo', s.kind.mongo, s.mongoUrl),
       row('redis', s.kind.redis, s.redisUrl),
-      row('nats', s.kind.nats, s.natsUrl.replace(/\/\/[^@/]*@/, '//')),
+      row('nats', s.natsCluster ? `cluster of ${s.natsCluster.nodes.length}` : s.kind.nats, s.natsUrl.replace(/\/\/[^@/]*@/g, '//')),
       ...(p.jaeger ? [row('jaeger', 'traces', `${p.jaeger.url} (OTLP in: ${p.jaeger.otlpHttpUrl}, gRPC ${p.jaeger.ports.otlpGrpc}; in memory)`)] : []),
       row('data', '', `${p.dataDir} (logs in logs/)`),
       ...(demoAdmin
@@ -95,6 +109,7 @@ try {
     edgePort: Number(process.env.PORT ?? 8080),
     build: true,
     traces: true,
+    replicas,
     log: say,
     onServiceLine: (name, line) => {
       noteDemoAdmin(name, line);

@@ -5,8 +5,10 @@ import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NATS_ADMIN, natsPermissions, registry, SERVICE_NAMES, type ServiceEntry, type ServiceName } from '@ruilplein/contracts';
+import { connectBus, type Bus } from '@ruilplein/service-kit';
 import { LOCAL_STORES_FILE, type LocalStoresFile } from '@ruilplein/service-kit/deadletter-cli';
 import { MongoClient } from 'mongodb';
+import { StorageType } from 'nats';
 import { hasExited, onOutputLines, spawnChild, stopChild } from './children.ts';
 import { dockerAnswers } from './docker.ts';
 import { findBinary, toolsDir } from './paths.ts';
@@ -30,6 +32,8 @@ export interface Stores {
    */
   natsUrlFor(service: string): string;
   kind: StoreKinds;
+  /** With `natsNodes` > 1: the NATS cluster's nodes, each to kill and start again (tests, chaos). */
+  natsCluster?: NatsCluster;
   stop(): Promise<void>;
 }
 
@@ -46,6 +50,11 @@ export interface StartStoresOptions {
   envPrefix?: string | false;
   /** Services that get a NATS user of their own (a NATS the runner starts); default NATS_SERVICES. */
   natsUsers?: readonly string[];
+  /**
+   * NATS servers to start: 1 (default) one server; more, a JetStream cluster of that many local
+   * nodes (startNatsCluster; never a container), its URLs comma-separated in natsUrl.
+   */
+  natsNodes?: number;
 }
 
 /** The services that use NATS: every service of the contracts' registry (the gateway does not). */
@@ -59,6 +68,7 @@ interface Started<K> {
   kind: K;
   /** Per user, when the server was started with users (NATS only). */
   userUrls?: Record<string, string>;
+  cluster?: NatsCluster;
   stop(): Promise<void>;
 }
 
@@ -94,6 +104,7 @@ export async function startStores(opts: StartStoresOptions): Promise<Stores> {
       return url;
     },
     kind: { mongo: mongo.value.kind, redis: redis.value.kind, nats: nats.value.kind },
+    ...(nats.value.cluster && { natsCluster: nats.value.cluster }),
     stop,
   };
 }
@@ -101,6 +112,16 @@ export async function startStores(opts: StartStoresOptions): Promise<Stores> {
 async function startStore<S extends StoreName>(store: S, opts: StartStoresOptions): Promise<Started<StoreKinds[S]>> {
   const fromEnv = opts.envPrefix === false ? undefined : process.env[(opts.envPrefix ?? '') + storeEnv[store]];
   if (fromEnv) return { url: fromEnv, kind: 'env', stop: async () => {} } as Started<StoreKinds[S]>;
+  if (store === 'nats' && (opts.natsNodes ?? 1) > 1) {
+    const cluster = await startNatsCluster({
+      dataDir: opts.dataDir,
+      nodes: opts.natsNodes,
+      firstPort: opts.ports?.nats,
+      natsUsers: opts.natsUsers,
+      log: opts.log,
+    });
+    return { url: cluster.url, kind: 'nats-server', userUrls: cluster.userUrls, cluster, stop: cluster.stop } as Started<StoreKinds[S]>;
+  }
   const started = (await dockerAnswers()) ? await startContainer(store, opts) : await startLocal(store, opts);
   return started as Started<StoreKinds[S]>;
 }
@@ -203,8 +224,14 @@ function natsUsers(dataDir: string | undefined, services: readonly string[] = NA
   return users;
 }
 
+/** `url` may be a comma-separated list (a cluster's servers): each gets the user. */
 function userUrls(url: string, users: NatsUsers): Record<string, string> {
-  return Object.fromEntries(Object.keys(users).map((user) => [user, url.replace('://', `://${encodeURIComponent(user)}:${users[user]}@`)]));
+  const withUser = (user: string) =>
+    url
+      .split(',')
+      .map((u) => u.replace('://', `://${encodeURIComponent(user)}:${users[user]}@`))
+      .join(',');
+  return Object.fromEntries(Object.keys(users).map((user) => [user, withUser(user)]));
 }
 
 /**
@@ -213,13 +240,17 @@ function userUrls(url: string, users: NatsUsers): Record<string, string> {
  * registry in tests.
  */
 export function natsServerConfig(users: NatsUsers, entries: Readonly<Record<string, Pick<ServiceEntry, 'name' | 'nats'>>> = registry): string {
+  return `${JSON.stringify(natsAuthorization(users, entries), null, 2)}\n`;
+}
+
+function natsAuthorization(users: NatsUsers, entries: Readonly<Record<string, Pick<ServiceEntry, 'name' | 'nats'>>> = registry) {
   const list = Object.entries(users).map(([user, password]) => {
     if (user === NATS_ADMIN) return { user, password };
     const entry = entries[user as ServiceName];
     if (!entry) throw new Error(`NATS user ${user}: no service of that name in the contracts' registry (packages/contracts/src/registry.ts)`);
     return { user, password, permissions: natsPermissions(entry) };
   });
-  return `${JSON.stringify({ authorization: { users: list } }, null, 2)}\n`;
+  return { authorization: { users: list } };
 }
 
 export function freePort(): Promise<number> {
@@ -231,6 +262,24 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** `count` different free ports (all held open at once while they are picked). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 /** Polls until the store answers its protocol's greeting, or the child exits, or time runs out. */
@@ -399,4 +448,162 @@ export async function startJaeger(opts: { dataDir: string; ports?: JaegerPorts }
     await sleep(200);
   }
   return { url, otlpHttpUrl: `http://127.0.0.1:${ports.otlpHttp}`, ports, stop: () => stopChild(child) };
+}
+
+/** One server of a local NATS cluster. */
+export interface NatsNode {
+  /** Its server_name: `n1`, `n2`… */
+  name: string;
+  /** Its client URL, without user. */
+  url: string;
+  running(): boolean;
+  /** SIGKILL, as a crash: resolves once the process is gone. */
+  kill(): Promise<void>;
+  /** Starts it again on its ports and data; resolves once it answers clients. */
+  start(): Promise<void>;
+}
+
+export interface NatsCluster {
+  /** Every node's client URL, comma-separated, without user (the kit's connectBus takes the list). */
+  url: string;
+  /** Per user, the same list with the user's credentials on each URL. */
+  userUrls: Record<string, string>;
+  nodes: readonly NatsNode[];
+  stop(): Promise<void>;
+}
+
+export interface NatsClusterOptions {
+  /** Each node keeps its JetStream data in `<dataDir>/nats-cluster/<name>`, its output in `<dataDir>/logs/nats-<name>.log`. */
+  dataDir: string;
+  /** Default 3: JetStream needs a majority of the nodes for a stream of as many replicas. */
+  nodes?: number;
+  /** Node i's client port is firstPort + i, its route port firstPort + 2000 + i; free ports otherwise. */
+  firstPort?: number;
+  natsUsers?: readonly string[];
+  log?: (line: string) => void;
+}
+
+const CLUSTER_NAME = 'ruilplein';
+
+/**
+ * A JetStream cluster of local nats-servers (built by bootstrap.ts): each node its own
+ * `server_name`, client port, route port and `store_dir`, routes to every node, the users of
+ * natsServerConfig. Resolves once the cluster places a stream on every node (a meta leader is
+ * elected and every peer has joined).
+ */
+export async function startNatsCluster(opts: NatsClusterOptions): Promise<NatsCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startNatsClusterOnce(opts);
+    } catch (err) {
+      // A free port handed out here may be taken by something else before the node binds it.
+      if (opts.firstPort || attempt >= 3 || !String((err as Error).message).includes('address already in use')) throw err;
+      opts.log?.(`nats: a port was taken while the cluster started; again on other ports`);
+    }
+  }
+}
+
+async function startNatsClusterOnce(opts: NatsClusterOptions): Promise<NatsCluster> {
+  const size = opts.nodes ?? 3;
+  const bin = findBinary('nats-server');
+  if (!bin) throw new Error('nats-server: not found in .tools/bin or on the PATH; run `npm run bootstrap`');
+  const users = natsUsers(opts.dataDir, opts.natsUsers);
+  const logDir = join(opts.dataDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const free = opts.firstPort ? [] : await freePorts(size * 2);
+  const ports = Array.from({ length: size }, (_, i) =>
+    opts.firstPort ? { client: opts.firstPort + i, route: opts.firstPort + 2000 + i } : { client: free[2 * i]!, route: free[2 * i + 1]! },
+  );
+  const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`);
+  const nodes = ports.map((p, i) => {
+    const name = `n${i + 1}`;
+    const storeDir = join(opts.dataDir, 'nats-cluster', name);
+    mkdirSync(storeDir, { recursive: true });
+    const conf = join(opts.dataDir, `nats-${name}.conf`);
+    const config = {
+      server_name: name,
+      listen: `127.0.0.1:${p.client}`,
+      jetstream: { store_dir: storeDir },
+      cluster: { name: CLUSTER_NAME, listen: `127.0.0.1:${p.route}`, routes: routes.filter((_, j) => j !== i) },
+      ...natsAuthorization(users),
+    };
+    writeFileSync(conf, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+    return localNatsNode(name, bin, conf, `nats://127.0.0.1:${p.client}`, join(logDir, `nats-${name}.log`));
+  });
+  const url = nodes.map((n) => n.url).join(',');
+  const cluster: NatsCluster = {
+    url,
+    userUrls: userUrls(url, users),
+    nodes,
+    stop: () => Promise.all(nodes.map((n) => n.stop())).then(() => undefined),
+  };
+  try {
+    await Promise.all(nodes.map((n) => n.start()));
+    await waitClusterReady(cluster.userUrls[NATS_ADMIN]!, size);
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+  opts.log?.(`nats: cluster of ${size} (${nodes.map((n) => `${n.name} ${n.url}`).join(', ')})`);
+  return cluster;
+}
+
+function localNatsNode(name: string, bin: string, conf: string, url: string, logFile: string): NatsNode & { stop(): Promise<void> } {
+  let child: ChildProcess | undefined;
+  const tail: string[] = [];
+  const running = () => !!child && !hasExited(child);
+  return {
+    name,
+    url,
+    running,
+    async start() {
+      if (running()) return;
+      const log = createWriteStream(logFile, { flags: 'a' });
+      const started = (child = spawnChild(bin, ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] }));
+      onOutputLines(started, (line) => {
+        log.write(`${line}\n`);
+        tail.push(line);
+        if (tail.length > 15) tail.shift();
+      });
+      started.once('close', () => log.end());
+      try {
+        await waitReady('nats', url, started);
+      } catch (err) {
+        await stopChild(started);
+        throw new Error(`nats-server ${name} (${url}) did not come up: ${(err as Error).message}\n  last output (${logFile}):\n    ${tail.join('\n    ')}`, { cause: err });
+      }
+    },
+    async kill() {
+      if (!child || !running()) return;
+      const gone = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGKILL');
+      await gone;
+    },
+    stop: async () => {
+      if (child) await stopChild(child);
+    },
+  };
+}
+
+/** Until a stream with a replica on every node can be made (and is removed again). */
+async function waitClusterReady(adminUrl: string, size: number): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS * 2;
+  const name = `ready-${randomBytes(4).toString('hex')}`;
+  let bus: Bus | undefined;
+  try {
+    for (;;) {
+      try {
+        // Connecting asks JetStream for the account: no answer before a meta leader is elected.
+        bus ??= await connectBus(adminUrl, 'ruilplein-local-ready');
+        await bus.jsm.streams.add({ name, subjects: [`_ruilplein.${name}`], num_replicas: size, storage: StorageType.Memory });
+        await bus.jsm.streams.delete(name);
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`the NATS cluster did not place a stream on ${size} nodes within ${(READY_TIMEOUT_MS * 2) / 1000} s: ${(err as Error).message}`, { cause: err });
+      }
+      await sleep(250);
+    }
+  } finally {
+    await bus?.nc.close();
+  }
 }

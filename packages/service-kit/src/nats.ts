@@ -76,6 +76,10 @@ export interface Bus {
   jsm: JetStreamManager;
 }
 
+/**
+ * `url` may name several servers of one cluster, comma-separated (`nats://a:4222,nats://b:4222`):
+ * the client connects to any and moves to another when its server goes.
+ */
 export async function connectBus(url: string, name: string): Promise<Bus> {
   const nc = await connect({ ...natsServers(url), name, maxReconnectAttempts: -1 });
   return { nc, js: nc.jetstream(), jsm: await nc.jetstreamManager() };
@@ -102,7 +106,21 @@ const isPermissionError = (err: unknown) => err instanceof NatsError && err.code
 const sameSettings = (have: Partial<StreamConfig>, want: Partial<StreamConfig>) =>
   [...(have.subjects ?? [])].sort().join(' ') === [...(want.subjects ?? [])].sort().join(' ') &&
   have.duplicate_window === want.duplicate_window &&
-  have.max_age === want.max_age;
+  have.max_age === want.max_age &&
+  (have.num_replicas || 1) === (want.num_replicas || 1);
+
+/**
+ * How many copies of each stream a clustered NATS keeps: NATS_STREAM_REPLICAS (the local
+ * clustered mode sets 3 with its three nodes), default 1 as on a single server. Consumers follow
+ * their stream's count.
+ */
+export function streamReplicas(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.NATS_STREAM_REPLICAS;
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 5) throw new Error(`NATS_STREAM_REPLICAS: expected a whole number from 1 to 5, got ${JSON.stringify(raw)}`);
+  return n;
+}
 
 /**
  * Makes sure a stream exists with the kit's settings; one per publishing service, holding
@@ -111,11 +129,39 @@ const sameSettings = (have: Partial<StreamConfig>, want: Partial<StreamConfig>) 
  * first, but only the owner changes its settings: a reader leaves differing settings alone.
  */
 export async function ensureStream(bus: Bus, name: string, subjects = [`${name}.>`], logger?: Logger): Promise<void> {
+  await whileJetStreamBusy(() => ensureStreamOnce(bus, name, subjects, logger), `stream ${name}`, logger);
+}
+
+const JETSTREAM_BUSY_ATTEMPTS = 4;
+/** JetStream not (yet) answering: no meta or stream leader (a cluster starting or electing). */
+const JETSTREAM_UNAVAILABLE = 10008;
+
+/**
+ * Runs a JetStream administration step again when its request timed out or JetStream said it
+ * was unavailable: a clustered JetStream (three replicas) places a new stream or consumer through
+ * its leaders, which can take longer than a request's 5 s while many services start at once or a
+ * leader is being elected. The steps are safe to repeat (each looks before it creates).
+ */
+async function whileJetStreamBusy<T>(step: () => Promise<T>, what: string, logger?: Logger): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      const busy = err instanceof NatsError && (err.code === ErrorCode.Timeout || err.code === ErrorCode.JetStreamNotEnabled || apiErrorCode(err) === JETSTREAM_UNAVAILABLE);
+      if (!busy || attempt >= JETSTREAM_BUSY_ATTEMPTS) throw err;
+      logger?.warn({ err, attempt }, `JetStream busy setting up ${what}; trying again`);
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
+}
+
+async function ensureStreamOnce(bus: Bus, name: string, subjects: string[], logger?: Logger): Promise<void> {
   const config: Partial<StreamConfig> & { name: string } = {
     name,
     subjects,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     max_age: nanos(30 * 24 * 3600_000),
+    num_replicas: streamReplicas(),
   };
   for (let attempt = 0; ; attempt++) {
     try {
@@ -468,7 +514,7 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
   await ensureStream(bus, stream, undefined, logger);
   await ensureStream(bus, DEAD_LETTER_STREAM, undefined, logger);
   const replay = replaySubject(stream, durable);
-  await ensureConsumer(
+  const ensured = () => ensureConsumer(
     bus,
     stream,
     {
@@ -483,6 +529,7 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     },
     logger,
   );
+  await whileJetStreamBusy(ensured, `consumer ${durable}`, logger);
   const consumed: ConsumedEvents = db.collection('consumed_events');
   const removeGauge = addGaugeProducer('ruilplein.deadletter.messages', async () => [{ value: await deadLetterCount(bus, durable), attributes: { durable } }]);
 

@@ -4,7 +4,7 @@
 // as the checks allow (bench:gateway; docs/decisions.md "Why is the gateway plain node http, …").
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { ServerResponse, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { activeSuspension, apiRoutes, clusterUrl, SERVICE_NAMES, serviceFor, tokenVersionKey, upstreamVariable, type ServiceName } from '@ruilplein/contracts';
 import {
@@ -38,10 +38,24 @@ import { isHubPath, openWhileSuspended, publicRoutes } from './routes.ts';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/**
+ * A service's replicas: one URL, or several comma-separated (the local clustered mode,
+ * `npm start -- --replicas 2`), each an http(s) URL.
+ */
+const upstreamUrls = z
+  .string()
+  .refine((value) => splitUpstreams(value).every((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)), 'expected one URL or several, comma-separated');
+
 /** `UPSTREAM_<SERVICE>` for every service of the registry, defaulting to its Kubernetes service name. */
-const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [upstreamVariable(s), z.url().default(clusterUrl(s))])) as {
-  [S in ServiceName as ReturnType<typeof upstreamVariable<S>>]: z.ZodDefault<z.ZodURL>;
+const upstreams = Object.fromEntries(SERVICE_NAMES.map((s) => [upstreamVariable(s), upstreamUrls.default(clusterUrl(s))])) as {
+  [S in ServiceName as ReturnType<typeof upstreamVariable<S>>]: z.ZodDefault<typeof upstreamUrls>;
 };
+
+const splitUpstreams = (value: string) =>
+  value
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
 
 /** Variables of the gateway beyond the kit's own. */
 export const gatewayConfig = redisConfigSchema.extend({
@@ -88,7 +102,18 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trail
 const HEALTH = /^\/(?:healthz|readyz)\/?$/i;
 /** Methods a retry cannot repeat an effect of. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** A replica that refused a connection is passed over for this long (another one is asked at once). */
+const REFUSED_PAUSE_MS = 1000;
 
+/** One replica of a service. */
+interface Upstream {
+  url: URL;
+  pool: Pool;
+  /** Its path prefix, without the trailing slash. */
+  base: string;
+  /** Until then it is asked only when every replica refused. */
+  refusedUntil: number;
+}
 /** helmet's headers, taken once: the gateway's own answers carry them; a service's answers carry its own. */
 const SECURITY_HEADERS: Readonly<Record<string, string>> = (() => {
   const headers: Record<string, string> = {};
@@ -128,7 +153,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const keyPrefix = deps.keyPrefix ?? 'gateway:rate';
   const hops = deps.trustedProxyHops ?? trustedProxyHops(GATEWAY_PROXY_HOPS);
   const redis = deps.redis.withCommandOptions({ timeout: REDIS_TIMEOUT_MS });
-  const targets = Object.fromEntries(SERVICE_NAMES.map((s) => [s, new URL(config[upstreamVariable(s)])])) as Record<ServiceName, URL>;
   const isPublic = publicRoutes(apiRoutes);
   const mayWhileSuspended = openWhileSuspended(apiRoutes);
   const logRequests = logger.isLevelEnabled('info');
@@ -265,22 +289,66 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // --- to the service
 
   // undici: a pass-through costs about 40 µs of CPU less per request than node's http.request.
-  const pools = Object.fromEntries(SERVICE_NAMES.map((s) => [s, new Pool(targets[s].origin, { connections: 1024 })])) as Record<ServiceName, Pool>;
-  const bases = Object.fromEntries(SERVICE_NAMES.map((s) => [s, targets[s].pathname.replace(/\/$/, '')])) as Record<ServiceName, string>;
+  const replicas = Object.fromEntries(
+    SERVICE_NAMES.map((s) => [
+      s,
+      splitUpstreams(config[upstreamVariable(s)]).map((u): Upstream => {
+        const url = new URL(u);
+        return { url, pool: new Pool(url.origin, { connections: 1024 }), base: url.pathname.replace(/\/$/, ''), refusedUntil: 0 };
+      }),
+    ]),
+  ) as Record<ServiceName, Upstream[]>;
+  const turns = Object.fromEntries(SERVICE_NAMES.map((s) => [s, 0])) as Record<ServiceName, number>;
+
+  /** Round-robin over the service's replicas, passing over one that just refused (unless all did). */
+  function pick(service: ServiceName, not?: Upstream): Upstream {
+    const list = replicas[service];
+    if (list.length === 1) return list[0]!;
+    const now = performance.now();
+    for (let i = 0; i < list.length; i++) {
+      const candidate = list[turns[service]++ % list.length]!;
+      if (candidate !== not && candidate.refusedUntil <= now) return candidate;
+    }
+    return list.find((u) => u !== not) ?? list[0]!;
+  }
+
+  /** After a refused connection: the next replica to ask, or none when each was asked once. */
+  function another(service: ServiceName, refused: Upstream, tried: number): Upstream | undefined {
+    refused.refusedUntil = performance.now() + REFUSED_PAUSE_MS;
+    return tried < replicas[service].length ? pick(service, refused) : undefined;
+  }
   // Websockets only: a long-lived connection of their own, frames piped both ways.
   const wsProxy = createProxyServer({ agent: false });
-  const upgraded = new WeakMap<IncomingMessage, Exchange>();
+  const upgraded = new WeakMap<IncomingMessage, { ex: Exchange; upstream: Upstream }>();
   wsProxy.on('proxyReqWs', (proxyReq, req) => {
     proxyReq.setTimeout(config.UPSTREAM_TIMEOUT_MS, () => proxyReq.destroy(new UpstreamTimeout()));
     // From here on the socket carries websocket frames: no HTTP answer may be written to it.
     proxyReq.once('upgrade', () => {
-      upgraded.get(req)!.res.statusCode = 101;
+      upgraded.get(req)!.ex.res.statusCode = 101;
     });
   });
   wsProxy.on('error', (err, req) => {
-    const ex = upgraded.get(req);
-    if (ex) upstreamFailed(ex, err);
+    const ws = upgraded.get(req);
+    if (!ws) return;
+    if (isRefused(err)) ws.upstream.refusedUntil = performance.now() + REFUSED_PAUSE_MS;
+    upstreamFailed(ws.ex, err);
   });
+
+  /**
+   * The proxy closes the client's socket when the upstream refuses, so with several replicas the
+   * gateway first makes sure the one it picked takes connections (one connect per hub session).
+   */
+  async function upgrade(ex: Exchange, service: ServiceName) {
+    let upstream = pick(service);
+    for (let tried = 1; replicas[service].length > 1 && !(await takesConnections(upstream.url)); tried++) {
+      const next = another(service, upstream, tried);
+      if (!next) return upstreamFailed(ex, Object.assign(new Error('every replica refused the connection'), { code: 'ECONNREFUSED' }));
+      upstream = next;
+    }
+    if (ex.gone) return;
+    upgraded.set(ex.req, { ex, upstream });
+    wsProxy.ws(ex.req, ex.upgrade!.socket, ex.upgrade!.head, { target: upstream.url });
+  }
 
   function forward(ex: Exchange, service: ServiceName) {
     const { req } = ex;
@@ -292,33 +360,30 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const host = forwardedHost(req, hops);
     if (host) headers['x-forwarded-host'] = host;
     if (deps.recordSpans) Object.assign(headers, currentTraceHeaders());
-    if (ex.upgrade) {
-      upgraded.set(req, ex);
-      wsProxy.ws(req, ex.upgrade.socket, ex.upgrade.head, { target: targets[service] });
-      return;
-    }
+    if (ex.upgrade) return void upgrade(ex, service).catch((err: unknown) => fail(ex, err));
     // Node already answered `expect: 100-continue`; the rest describe the client's connection, and
     // the body's framing is undici's to choose.
     for (const name of HOP_BY_HOP) delete headers[name];
     delete headers['transfer-encoding'];
-    send(ex, service, false);
+    send(ex, service, pick(service), false, 1);
   }
 
-  function send(ex: Exchange, service: ServiceName, retried: boolean) {
+  /** `tried`: replicas asked for this request so far, this one included. */
+  function send(ex: Exchange, service: ServiceName, upstream: Upstream, retried: boolean, tried: number) {
     const { req } = ex;
     // Idle limits, as a socket timeout would be: waiting for the answer (refreshed while a body
     // is still being sent) and between two chunks of it.
     const timeout = isHubPath(ex.path) ? HUB_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS;
-    pools[service].dispatch(
+    upstream.pool.dispatch(
       {
-        path: bases[service] + req.url,
+        path: upstream.base + req.url,
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: hasBody(req) ? req : null,
         headersTimeout: timeout,
         bodyTimeout: timeout,
       },
-      new Relay(ex, service, retried),
+      new Relay(ex, service, upstream, retried, tried),
     );
   }
 
@@ -326,12 +391,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
   class Relay implements Dispatcher.DispatchHandler {
     readonly ex: Exchange;
     readonly service: ServiceName;
+    readonly upstream: Upstream;
     readonly retried: boolean;
+    readonly tried: number;
 
-    constructor(ex: Exchange, service: ServiceName, retried: boolean) {
+    constructor(ex: Exchange, service: ServiceName, upstream: Upstream, retried: boolean, tried: number) {
       this.ex = ex;
       this.service = service;
+      this.upstream = upstream;
       this.retried = retried;
+      this.tried = tried;
     }
 
     onRequestStart(controller: Dispatcher.DispatchController) {
@@ -364,10 +433,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const code = (err as { code?: string }).code;
       // undici checks what it sends more strictly than node read it: a request it refuses to send.
       if (code === 'UND_ERR_INVALID_ARG' && !ex.res.headersSent) return refuse(ex, 400, MESSAGES.invalidInput);
+      // A replica that refused the connection got nothing of the request, body included: another
+      // replica may take it, whatever its method.
+      const next = isRefused(err) && !ex.res.headersSent ? another(this.service, this.upstream, this.tried) : undefined;
+      if (next) return send(ex, this.service, next, this.retried, this.tried + 1);
       // A kept-alive connection the service closed just as it was reused: a read is safe to send
       // once more, on another connection.
       const reset = code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
-      if (reset && !this.retried && !ex.res.headersSent && SAFE_METHODS.has(ex.req.method ?? '') && !hasBody(ex.req)) return send(ex, this.service, true);
+      if (reset && !this.retried && !ex.res.headersSent && SAFE_METHODS.has(ex.req.method ?? '') && !hasBody(ex.req)) return send(ex, this.service, this.upstream, true, this.tried);
       const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
       upstreamFailed(ex, timedOut ? new UpstreamTimeout() : err);
     }
@@ -426,10 +499,27 @@ export function createGateway(deps: GatewayDeps): Gateway {
     close: () => {
       perIp.stop();
       perUser.stop();
-      for (const pool of Object.values(pools)) void pool.destroy();
+      for (const list of Object.values(replicas)) for (const { pool } of list) void pool.destroy();
     },
   };
 }
+
+/** Whether a connection to the URL's host and port is accepted (and closed again at once). */
+function takesConnections(url: URL): Promise<boolean> {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve) => {
+    const socket = connect({ host: url.hostname, port });
+    socket.setTimeout(2000, () => socket.destroy(new Error('timed out')));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    // Only a refusal counts as down; a slow answer is the proxy's to time out.
+    socket.once('error', (err) => resolve(!isRefused(err)));
+  });
+}
+
+const isRefused = (err: Error) => (err as { code?: string }).code === 'ECONNREFUSED';
 
 const hasBody = (req: IncomingMessage) => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
 

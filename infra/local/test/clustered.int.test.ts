@@ -1,0 +1,74 @@
+// `npm start -- --replicas 2` (issue 25, clustered local mode): two instances of every service
+// behind the one gateway, a three-node NATS cluster, every stream at three replicas. The same
+// startPlatform as `npm start`, on free ports and fresh stores.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SERVICE_NAMES } from '@ruilplein/contracts';
+import { connectBus } from '@ruilplein/service-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLUSTER_NATS_NODES, startPlatform, type Platform } from '../src/platform.ts';
+
+let dataDir: string;
+let platform: Platform;
+/** Request ids each instance logged (its pino-http line), by instance label (`listing`, `listing-2`). */
+const logged = new Map<string, string[]>();
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'ruilplein-clustered-'));
+  platform = await startPlatform({
+    dataDir,
+    ports: 'free',
+    build: false,
+    envPrefix: false,
+    replicas: 2,
+    onServiceLine: (label, line) => {
+      const id = /"req":\{"id":"(clustered-[^"]+)"/.exec(line)?.[1];
+      if (id) logged.set(label, [...(logged.get(label) ?? []), id]);
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the clustered local mode', () => {
+  it('runs two instances of every service, each answering', async () => {
+    for (const name of SERVICE_NAMES) {
+      const instances = platform.services.filter((s) => s.name === name);
+      expect(instances.map((s) => s.replica)).toEqual([1, 2]);
+      for (const s of instances) expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+    }
+    expect(platform.services.filter((s) => s.name === 'gateway')).toHaveLength(1);
+  });
+
+  it('spreads requests through the edge and the gateway over both instances of a service', async () => {
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(`${platform.url}/api/category`, { headers: { 'x-request-id': `clustered-${i}` } });
+      expect(res.status).toBe(200);
+    }
+    // pino-http writes its line as the answer ends: wait for all six.
+    await expect.poll(() => (logged.get('listing')?.length ?? 0) + (logged.get('listing-2')?.length ?? 0), { timeout: 5000 }).toBe(6);
+    expect(logged.get('listing')).toHaveLength(3);
+    expect(logged.get('listing-2')).toHaveLength(3);
+  });
+
+  it('keeps every stream on all three NATS nodes', async () => {
+    const cluster = platform.stores.natsCluster!;
+    expect(cluster.nodes).toHaveLength(CLUSTER_NATS_NODES);
+    const bus = await connectBus(platform.stores.natsUrl, 'clustered-test');
+    try {
+      const streams = await bus.jsm.streams.list().next();
+      // The services made their streams at start: at least the publishing services' and the dead letters'.
+      expect(streams.length).toBeGreaterThan(3);
+      for (const stream of streams) {
+        expect({ stream: stream.config.name, replicas: stream.config.num_replicas }).toEqual({ stream: stream.config.name, replicas: CLUSTER_NATS_NODES });
+        expect(stream.cluster?.replicas ?? []).toHaveLength(CLUSTER_NATS_NODES - 1);
+      }
+    } finally {
+      await bus.nc.close();
+    }
+  });
+});
