@@ -61,7 +61,7 @@ function OfferScreen({ listing, userId }: { listing: Listing; userId: string }) 
         }}
       />
     );
-  else body = <OfferBuilder listing={listing} userId={userId} mine={mine.data} theirs={theirs.data} onLimitReached={allowance.refetch} />;
+  else body = <OfferBuilder purpose={{ kind: 'create', listing, onLimitReached: allowance.refetch }} userId={userId} mine={mine.data} theirs={theirs.data} />;
   return <Page title={title}>{body}</Page>;
 }
 

@@ -1,8 +1,8 @@
 import { useId, useLayoutEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { OFFER_MESSAGE_MAX_LENGTH, OFFER_MESSAGES, tradeApi, type InventoryItem, type Listing } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, buttonClass, request, useSession } from '@ruilplein/ui';
+import { DEFAULT_CRATE, OFFER_MESSAGE_MAX_LENGTH, OFFER_MESSAGES, tradeApi, type InventoryItem, type Listing, type Offer } from '@ruilplein/contracts/browser';
+import { ApiError, apiQuery, buttonClass, request, useConfirm, useSession } from '@ruilplein/ui';
 import { invalidateTradeData } from '../common/queries.ts';
 import { ItemThumb } from '../common/ItemThumb.tsx';
 import * as styles from './CreateOfferPage.module.css';
@@ -17,13 +17,55 @@ const DRAG_TYPE = 'application/x-ruilplein-item';
 const ZONE_NAMES: Record<Side, string> = { theirs: 'Zij bieden aan', mine: 'Jij biedt aan' };
 const INVENTORY_NAMES: Record<Side, string> = { theirs: 'Items van Tegenpartij', mine: 'Jouw Items' };
 
+/**
+ * What the builder makes: a new offer on a listing, or a counter-offer (issue 24) to a received
+ * Pending offer, to its sender, the roles swapped: the counterer gives their own items and asks for
+ * the sender's.
+ */
+type OfferPurpose =
+  | {
+      kind: 'create';
+      listing: Listing;
+      /** The server refused because today's offers are used up: the page shows the notice instead. */
+      onLimitReached: () => void;
+    }
+  | { kind: 'counter'; offer: Offer };
+
 interface Props {
-  listing: Listing;
+  purpose: OfferPurpose;
   userId: string;
   mine: InventoryItem[];
   theirs: InventoryItem[];
-  /** The server refused because today's offers are used up: the page shows the notice instead. */
-  onLimitReached: () => void;
+}
+
+/** A counter-offer lands on the new offer's page, which says so (the state of the navigation). */
+export interface CounterSent {
+  counterSentFor: number;
+}
+
+/** The other party and what starts in the zones. */
+function startOf(purpose: OfferPurpose, mine: InventoryItem[], theirs: InventoryItem[]): { other: { id: string; firstName: string }; chosen: Chosen; missing: string[] } {
+  if (purpose.kind === 'create') {
+    const { listing } = purpose;
+    const present = theirs.some((item) => item.listingID === listing.id);
+    if (!present) console.warn('Listing niet gevonden in de inventaris van de tegenpartij', listing.id);
+    return { other: listing.user, chosen: { theirs: present ? [listing.id] : [], mine: [] }, missing: [] };
+  }
+  // The offer's items, each on its owner's side: the sender's are now asked for, one's own given.
+  const { offer } = purpose;
+  const missing: string[] = [];
+  const keep = (items: InventoryItem[], wanted: { listingID: string; title: string }[]) =>
+    wanted.flatMap((item) => {
+      if (items.some((x) => x.listingID === item.listingID)) return [item.listingID];
+      missing.push(item.title);
+      return [];
+    });
+  const once = (items: Offer['items']) => items.filter((item, index) => items.findIndex((x) => x.listingID === item.listingID) === index);
+  return {
+    other: offer.sender,
+    chosen: { theirs: keep(theirs, once(offer.items.filter((item) => item.userID === offer.senderID))), mine: keep(mine, once(offer.items.filter((item) => item.userID === offer.receiverID))) },
+    missing,
+  };
 }
 
 /**
@@ -33,14 +75,12 @@ interface Props {
  * it out, the focus moving to the next item there). No item twice; the listing the offer is made on
  * starts in 'Zij bieden aan'.
  */
-export function OfferBuilder({ listing, userId, mine, theirs, onLimitReached }: Props) {
-  const owner = listing.user;
+export function OfferBuilder({ purpose, userId, mine, theirs }: Props) {
   const inventories: Record<Side, InventoryItem[]> = { theirs, mine };
-  const [chosen, setChosen] = useState<Chosen>(() => {
-    const present = theirs.some((item) => item.listingID === listing.id);
-    if (!present) console.warn('Listing niet gevonden in de inventaris van de tegenpartij', listing.id);
-    return { theirs: present ? [listing.id] : [], mine: [] };
-  });
+  const [start] = useState(() => startOf(purpose, mine, theirs));
+  const owner = start.other;
+  const [chosen, setChosen] = useState<Chosen>(start.chosen);
+  const [dialog, confirm] = useConfirm();
   const [dragging, setDragging] = useState<{ side: Side; id: string } | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const [message, setMessage] = useState('');
@@ -65,18 +105,19 @@ export function OfferBuilder({ listing, userId, mine, theirs, onLimitReached }: 
   };
 
   const create = useMutation({
-    mutationFn: () =>
-      request(tradeApi.create, {
-        body: {
-          senderID: userId,
-          receiverID: owner.id,
-          listingOfferedOnID: listing.id,
-          message: message.trim(),
-          items: [...chosen.theirs.map((id) => ({ listingID: id, userID: owner.id })), ...chosen.mine.map((id) => ({ listingID: id, userID: userId }))],
-        },
-      }),
+    mutationFn: () => {
+      const items = [...chosen.theirs.map((id) => ({ listingID: id, userID: owner.id })), ...chosen.mine.map((id) => ({ listingID: id, userID: userId }))];
+      if (purpose.kind === 'counter') return request(tradeApi.counter, { params: { id: String(purpose.offer.id) }, body: { message: message.trim(), items } });
+      return request(tradeApi.create, { body: { senderID: userId, receiverID: owner.id, listingOfferedOnID: purpose.listing.id, message: message.trim(), items } });
+    },
     onSuccess: async (offer) => {
       queries.setQueryData(apiQuery(tradeApi.get, { params: { id: String(offer.id) } }).queryKey, offer);
+      if (purpose.kind === 'counter') {
+        // A counter counts for no day; the original (now rejected) and the lists are read again.
+        void invalidateTradeData(queries);
+        const state: CounterSent = { counterSentFor: purpose.offer.id };
+        return navigate(`/dashboard/tradeoffer/${offer.id}`, { state });
+      }
       // One more today at once (the listing page reads it through the session), then the count
       // (one query, /api/tradeoffer/count) and every offer list are asked again.
       setAmountOfTrades(amountOfTrades + 1);
@@ -84,57 +125,83 @@ export function OfferBuilder({ listing, userId, mine, theirs, onLimitReached }: 
       await navigate(`/dashboard/tradeoffer/${offer.id}`);
     },
     onError: (err) => {
-      console.warn('Fout bij aanmaken trade offer', err);
-      if (err instanceof ApiError && err.status === 403 && err.message === OFFER_MESSAGES.dailyLimit) onLimitReached();
-      setProblem(err instanceof ApiError && err.status !== 0 ? err.message : 'Je aanbod kon niet worden verstuurd. Probeer het opnieuw.');
+      console.warn(purpose.kind === 'counter' ? 'Tegenbod versturen mislukt' : 'Fout bij aanmaken trade offer', err);
+      if (purpose.kind === 'create' && err instanceof ApiError && err.status === 403 && err.message === OFFER_MESSAGES.dailyLimit) purpose.onLimitReached();
+      // The offer countered may have moved on (withdrawn, answered): its page reads it again.
+      if (purpose.kind === 'counter') void invalidateTradeData(queries);
+      const fallback = purpose.kind === 'counter' ? 'Je tegenbod kon niet worden verstuurd. Probeer het opnieuw.' : 'Je aanbod kon niet worden verstuurd. Probeer het opnieuw.';
+      setProblem(err instanceof ApiError && err.status !== 0 ? err.message : fallback);
     },
   });
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
+    if (purpose.kind === 'counter') {
+      // The server needs one of their items (not the crate) to make the counter on.
+      if (!chosen.theirs.some((id) => id !== DEFAULT_CRATE.listingID)) return setProblem(OFFER_MESSAGES.counterNeedsTheirItem);
+      const yes = await confirm(`Je tegenbod vervangt dit aanbod: het huidige aanbod (Ruilaanbieding #${purpose.offer.id}) wordt afgewezen. Tegenbod naar ${owner.firstName} versturen?`, {
+        confirmLabel: 'Tegenbod versturen',
+        danger: true,
+      });
+      if (!yes) return;
+    }
     create.mutate();
   };
 
   return (
-    <form onSubmit={submit} className={styles.form} aria-describedby={`${messageId}-how`}>
-      <p id={`${messageId}-how`} className={styles.how}>
-        Klik op een item of sleep het naar de kant van zijn eigenaar: items van {owner.firstName} naar 'Zij bieden aan', je eigen items naar 'Jij biedt aan'.
-      </p>
-      <div className={styles.areas}>
-        <Inventory side="theirs" items={theirs} chosen={chosen.theirs} onToggle={(id) => (chosen.theirs.includes(id) ? remove('theirs', id) : add('theirs', id))} onDrag={setDragging} />
-        <Inventory side="mine" items={mine} chosen={chosen.mine} onToggle={(id) => (chosen.mine.includes(id) ? remove('mine', id) : add('mine', id))} onDrag={setDragging} />
-        <Zone side="theirs" items={chosen.theirs.flatMap((id) => itemOf('theirs', id) ?? [])} dragging={dragging} onDrop={(id) => add('theirs', id)} onRemove={(id) => remove('theirs', id)} onDragDone={() => setDragging(null)} />
-        <Zone side="mine" items={chosen.mine.flatMap((id) => itemOf('mine', id) ?? [])} dragging={dragging} onDrop={(id) => add('mine', id)} onRemove={(id) => remove('mine', id)} onDragDone={() => setDragging(null)} />
-      </div>
-      <p className={styles.announcer} role="status" data-testid="offer-announcer">
-        {announcement}
-      </p>
-      <label htmlFor={messageId} className={styles.label}>
-        Bericht bij jouw aanbod (optioneel):
-      </label>
-      <textarea
-        id={messageId}
-        className={styles.message}
-        value={message}
-        rows={4}
-        maxLength={OFFER_MESSAGE_MAX_LENGTH}
-        onChange={(event) => setMessage(event.target.value)}
-        placeholder="Zullen we ruilen? 😄"
-      />
-      <div role="alert" className={styles.problemRegion}>
-        {problem && (
-          <p className={styles.problem} data-testid="offer-problem">
-            {problem}
+    <>
+      <form onSubmit={(event) => void submit(event)} className={styles.form} aria-describedby={`${messageId}-how`}>
+        {purpose.kind === 'counter' && (
+          <p className={styles.warning} data-testid="counter-warning">
+            Je tegenbod vervangt dit aanbod: het huidige aanbod wordt afgewezen. De items van het aanbod staan al klaar, met de rollen omgedraaid: jij biedt je eigen items aan en vraagt om die van {owner.firstName}.
           </p>
         )}
-      </div>
-      <div>
-        <button type="submit" className={buttonClass()} disabled={create.isPending}>
-          {create.isPending ? 'Bezig...' : 'Bevestig Aanbod'}
-        </button>
-      </div>
-    </form>
+        {start.missing.length > 0 && (
+          <p className={styles.how} data-testid="counter-missing">
+            Niet meer beschikbaar, dus niet meegenomen: {start.missing.join(', ')}.
+          </p>
+        )}
+        <p id={`${messageId}-how`} className={styles.how}>
+          Klik op een item of sleep het naar de kant van zijn eigenaar: items van {owner.firstName} naar 'Zij bieden aan', je eigen items naar 'Jij biedt aan'.
+        </p>
+        <div className={styles.areas}>
+          <Inventory side="theirs" items={theirs} chosen={chosen.theirs} onToggle={(id) => (chosen.theirs.includes(id) ? remove('theirs', id) : add('theirs', id))} onDrag={setDragging} />
+          <Inventory side="mine" items={mine} chosen={chosen.mine} onToggle={(id) => (chosen.mine.includes(id) ? remove('mine', id) : add('mine', id))} onDrag={setDragging} />
+          <Zone side="theirs" items={chosen.theirs.flatMap((id) => itemOf('theirs', id) ?? [])} dragging={dragging} onDrop={(id) => add('theirs', id)} onRemove={(id) => remove('theirs', id)} onDragDone={() => setDragging(null)} />
+          <Zone side="mine" items={chosen.mine.flatMap((id) => itemOf('mine', id) ?? [])} dragging={dragging} onDrop={(id) => add('mine', id)} onRemove={(id) => remove('mine', id)} onDragDone={() => setDragging(null)} />
+        </div>
+        <p className={styles.announcer} role="status" data-testid="offer-announcer">
+          {announcement}
+        </p>
+        <label htmlFor={messageId} className={styles.label}>
+          {purpose.kind === 'counter' ? 'Bericht bij je tegenbod (optioneel):' : 'Bericht bij jouw aanbod (optioneel):'}
+        </label>
+        <textarea
+          id={messageId}
+          className={styles.message}
+          value={message}
+          rows={4}
+          maxLength={OFFER_MESSAGE_MAX_LENGTH}
+          onChange={(event) => setMessage(event.target.value)}
+          placeholder="Zullen we ruilen? 😄"
+        />
+        <div role="alert" className={styles.problemRegion}>
+          {problem && (
+            <p className={styles.problem} data-testid="offer-problem">
+              {problem}
+            </p>
+          )}
+        </div>
+        <div>
+          <button type="submit" className={buttonClass()} disabled={create.isPending}>
+            {create.isPending ? 'Bezig...' : purpose.kind === 'counter' ? 'Tegenbod versturen' : 'Bevestig Aanbod'}
+          </button>
+        </div>
+      </form>
+      {/* Outside the form: the dialog's own form must not submit this one. */}
+      {dialog}
+    </>
   );
 }
 

@@ -2,18 +2,26 @@
 // parties, what is asked and what is offered, the request's message, reporting the other party,
 // what can be done in the offer's status, and the chat. On a phone the chat is far down the page: a
 // button that stays in view takes you (and the keyboard focus) there (issue 27).
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router-dom';
-import { DEFAULT_CRATE, tradeApi, type Offer, type OfferItem } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, BlockButton, ErrorMessage, failureMessage, formatDate, Page, ReportDialog, Spinner, useSession } from '@ruilplein/ui';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { DEFAULT_CRATE, reliabilityLine, tradeApi, userApi, type Offer, type OfferItem } from '@ruilplein/contracts/browser';
+import { ApiError, apiQuery, BlockButton, ErrorMessage, failureMessage, formatDate, Page, ReportDialog, Spinner, useApi, useSession } from '@ruilplein/ui';
 import { Chat } from '../chat/Chat.tsx';
+import type { CounterSent } from '../create/OfferBuilder.tsx';
 import { ItemThumb } from '../common/ItemThumb.tsx';
+import { Notice } from '../common/Notice.tsx';
 import { Party } from '../common/Party.tsx';
 import { StatusBadge } from '../common/StatusBadge.tsx';
 import { isClosed, sideOf } from '../common/status.ts';
 import { StatusActions } from './StatusActions.tsx';
 import * as styles from './OfferDetail.module.css';
+
+// The builder (drag and drop) is loaded when a counter-offer is made, not with every offer's page.
+const CounterOffer = lazy(() => import('../create/CounterOffer.tsx').then((m) => ({ default: m.CounterOffer })));
+
+/** The search parameter that shows the counter-offer's builder (so the back button leaves it). */
+const COUNTER_PARAM = 'tegenbod';
 
 /** While an offer can still change, the other party may change it: it is read again now and then. */
 const REFRESH_MS = 10_000;
@@ -74,7 +82,57 @@ function useChatJump() {
   return { chat, inView, jump };
 }
 
+/** The other party's reliability (issue 24): nothing while loading or when it cannot be read. */
+function ReliabilityLine({ userId }: { userId: string }) {
+  const score = useApi(userApi.reliability, { params: { id: userId } });
+  if (!score.data) return null;
+  return (
+    <p className={styles.reliability} data-testid="reliability">
+      {reliabilityLine(score.data)} <Link to="/ruilregels#betrouwbaarheid">Hoe berekenen we dit?</Link>
+    </p>
+  );
+}
+
+/** The links of a chain of counter-offers (issue 24): to the offer this one answers, and to its answer. */
+function CounterLinks({ offer }: { offer: Offer }) {
+  if (offer.counterOf === null && offer.counteredBy === null) return null;
+  return (
+    <div className={styles.counterLinks} data-testid="counter-links">
+      {offer.counterOf !== null && (
+        <p className={styles.explain}>
+          <Link to={`/dashboard/tradeoffer/${offer.counterOf}`} data-testid="counter-of">
+            Tegenbod op Ruilaanbieding #{offer.counterOf}
+          </Link>
+        </p>
+      )}
+      {offer.counteredBy !== null && (
+        <p className={styles.explain}>
+          Dit aanbod is afgewezen met een tegenbod.{' '}
+          <Link to={`/dashboard/tradeoffer/${offer.counteredBy}`} data-testid="countered-by">
+            Tegenbod: Ruilaanbieding #{offer.counteredBy}
+          </Link>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The offer, or (its receiver asked for it while it is Pending) the builder of a counter-offer. */
 function OfferView({ offer }: { offer: Offer }) {
+  const { user } = useSession();
+  const [search, setSearch] = useSearchParams();
+  const canCounter = !!user && offer.receiverID === user.id && offer.status === 'Pending';
+  const setCountering = (on: boolean) => setSearch(on ? { [COUNTER_PARAM]: '1' } : {}, { preventScrollReset: true });
+  if (canCounter && search.get(COUNTER_PARAM) === '1')
+    return (
+      <Suspense fallback={<Spinner label="Laden..." />}>
+        <CounterOffer offer={offer} userId={user.id} onClose={() => setCountering(false)} />
+      </Suspense>
+    );
+  return <OfferBody offer={offer} onCounter={() => setCountering(true)} />;
+}
+
+function OfferBody({ offer, onCounter }: { offer: Offer; onCounter: () => void }) {
   const { user } = useSession();
   const side = sideOf(offer, user?.id);
   // The listing the offer is on first, then whatever else was asked for (once each).
@@ -84,8 +142,12 @@ function OfferView({ offer }: { offer: Offer }) {
   // is the reporter's own when they received the offer); the crate is no listing.
   const reportedListing = (side === 'sender' ? requested : offer.offeredListings).find((item) => item.listingID !== DEFAULT_CRATE.listingID)?.listingID;
   const { chat, inView, jump } = useChatJump();
+  const location = useLocation();
+  const sent = (location.state as Partial<CounterSent> | null)?.counterSentFor;
+  const canCounter = side === 'receiver' && offer.status === 'Pending';
   return (
     <>
+      {typeof sent === 'number' && <Notice notice={{ ok: true, message: `Je tegenbod is verstuurd. Ruilaanbieding #${sent} is afgewezen.` }} testId="counter-sent" />}
       <div className={styles.header}>
         {side === 'none' ? (
           <p className={styles.parties}>
@@ -107,12 +169,15 @@ function OfferView({ offer }: { offer: Offer }) {
           />
         )}
         {side !== 'none' && <BlockButton member={other} />}
+        {/* On a line of its own below the header's row: how the other party answers and completes. */}
+        {side !== 'none' && <ReliabilityLine userId={other.id} />}
       </div>
       {side !== 'none' && !inView && (
         <button type="button" className={styles.chatJump} onClick={jump} data-testid="chat-jump">
           Chat met {other.firstName}
         </button>
       )}
+      <CounterLinks offer={offer} />
       <div className={styles.panels}>
         <Panel title="Listing aangeboden op" items={requested} testId="panel-requested" />
         {/* The seed's words are the sender's; the receiver reads whose offer it is. */}
@@ -132,7 +197,7 @@ function OfferView({ offer }: { offer: Offer }) {
         <p className={styles.explain}>Je bekijkt dit aanbod als beheerder: alleen de twee partijen kunnen het beantwoorden en erover chatten.</p>
       ) : (
         <>
-          <StatusActions offer={offer} side={side} />
+          <StatusActions offer={offer} side={side} onCounter={canCounter ? onCounter : undefined} />
           <div ref={chat} className={styles.chatPlace}>
             <Chat offer={offer} side={side} />
           </div>
@@ -181,7 +246,7 @@ export function OfferDetailPage() {
   }
   return (
     <Page title={title}>
-      <OfferView offer={offer.data} />
+      <OfferView key={offer.data.id} offer={offer.data} />
     </Page>
   );
 }

@@ -21,7 +21,8 @@ const isResponse = (status: string): status is OfferResponse => (OFFER_RESPONSES
 /** The server's refusal as it is; a failure of the connection or the server in general words. */
 const failureOf = (err: unknown) => (err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : 'Er ging iets mis. Probeer het later opnieuw.');
 
-export function StatusActions({ offer, side }: { offer: Offer; side: Exclude<Side, 'none'> }) {
+/** `onCounter`: 'Tegenbod doen' (issue 24) opens the offer builder for a counter-offer. */
+export function StatusActions({ offer, side, onCounter }: { offer: Offer; side: Exclude<Side, 'none'>; onCounter?: () => void }) {
   const queries = useQueryClient();
   const [dialog, confirm] = useConfirm();
   const [notice, setNotice] = useState<NoticeValue | null>(null);
@@ -84,7 +85,10 @@ export function StatusActions({ offer, side }: { offer: Offer; side: Exclude<Sid
   if (offer.status === 'Pending' && side === 'receiver')
     content = (
       <>
-        <p className={styles.explain}>{other.firstName} wil met je ruilen. Accepteer het aanbod om de ruil af te spreken, of wijs het af.</p>
+        <p className={styles.explain}>
+          {other.firstName} wil met je ruilen. Accepteer het aanbod om de ruil af te spreken, of wijs het af.
+          {onCounter && ' Wil je iets anders ruilen? Doe dan een tegenbod.'}
+        </p>
         <div className={styles.buttons}>
           <button type="button" className={buttonClass()} disabled={busy} onClick={() => void ask('Accepted')}>
             Accepteren
@@ -92,6 +96,11 @@ export function StatusActions({ offer, side }: { offer: Offer; side: Exclude<Sid
           <button type="button" className={`${buttonClass('secondary')} ${styles.danger}`} disabled={busy} onClick={() => void ask('Rejected')}>
             Afwijzen
           </button>
+          {onCounter && (
+            <button type="button" className={buttonClass('secondary')} disabled={busy} onClick={onCounter} data-testid="counter-open">
+              Tegenbod doen
+            </button>
+          )}
         </div>
       </>
     );
