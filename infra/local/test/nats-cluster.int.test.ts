@@ -168,7 +168,15 @@ describe('a three-node NATS cluster', () => {
     await Promise.all(lanes);
     await until('every event handled', async () => handled.size === EVENTS, 60_000);
     const stream = await setup.jsm.streams.info(STREAM);
-    const durable = await setup.jsm.consumers.info(STREAM, 'cluster-kill');
+    // The last acks travel after their handlers returned: the durable is read until it has them.
+    const durable = await until(
+      'the last acks',
+      async () => {
+        const info = await setup.jsm.consumers.info(STREAM, 'cluster-kill');
+        return info.num_pending === 0 && info.num_ack_pending === 0 && info;
+      },
+      30_000,
+    );
     await worker.stop();
 
     // Nothing lost, nothing twice: in the stream, and in the handler.
