@@ -1,3 +1,4 @@
+import { freePorts } from '../../cluster/src/ports.ts';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -264,23 +265,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `count` different free ports (all held open at once while they are picked). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-          const server = createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 
 /** Polls until the store answers its protocol's greeting, or the child exits, or time runs out. */
 async function waitReady(store: StoreName, url: string, child?: ChildProcess): Promise<void> {
