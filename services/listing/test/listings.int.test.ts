@@ -310,8 +310,9 @@ describe('deleting a listing', () => {
     // Once the deletion is published, the tombstone is swept.
     const { sweepTombstones } = await import('../src/listings/lifecycle.ts');
     const { listingCollection } = await import('../src/listings/model.ts');
+    const { wishlistCollection } = await import('../src/wishlist/model.ts');
     await expect.poll(async () => (await h.db.collection('listings').findOne({ _id: listing.id as never }))?.outboxPending).toBeUndefined();
-    await sweepTombstones({ listings: listingCollection(h.db) }, new Date(Date.now() + 120_000));
+    await sweepTombstones({ listings: listingCollection(h.db), wishlist: wishlistCollection(h.db) }, new Date(Date.now() + 120_000));
     expect(await h.db.collection('listings').findOne({ _id: listing.id as never })).toBeNull();
     expect((await call(h.url, `/api/listing/delete/${listing.id}`, { method: 'DELETE', token: member.token })).status).toBe(404);
   });

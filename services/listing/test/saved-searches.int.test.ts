@@ -247,6 +247,13 @@ describe('demand preview', () => {
     // Other categories: nobody; a radius that leaves out the members 3 km away: few again.
     expect(await body(await demand('categoryIds=saved-test-nothing'))).toMatchObject({ members: 0, few: true });
     expect(await body(await demand(`categoryIds=${CATEGORY}&distanceKm=1`))).toMatchObject({ members: 0, few: true });
+    // Taken off the wishlist: announced, so the count drops within moments, not at the 30-minute reload.
+    const other = await resident({ at: ISLAND });
+    expect((await call(h.url, `/api/wishlist/delete/${lamp._id}`, { method: 'DELETE', token: third.token })).status).toBe(200);
+    await waitFor(async () => ((await body(await demand(`categoryIds=${CATEGORY}`, other.token))) as { few: boolean }).few, 'the removal counted');
+    // And put back: counted again (the tombstone revived with the next version).
+    expect((await call(h.url, `/api/wishlist/add/${lamp._id}`, { method: 'POST', token: third.token })).status).toBe(200);
+    await waitFor(async () => ((await body(await demand(`categoryIds=${CATEGORY}`, other.token))) as { members: number }).members === 3, 'the add counted again');
     // Bad input: Dutch 400; a guest: 401.
     const bad = await demand('distanceKm=-3');
     expect(bad.status).toBe(400);

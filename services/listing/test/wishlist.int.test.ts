@@ -103,4 +103,31 @@ describe('wishlist', () => {
     // Someone else's entry is theirs alone.
     expect(await exists(bike, sanne.token)).toBe(true);
   });
+
+  it('announces a removal, keeps a tombstone until it is published, and revives it on a new add', async () => {
+    const member = await h.member();
+    const removedEvents = () => h.events.filter((e) => e.type === 'listing.wishlist.removed' && (e.payload as { userId: string }).userId === member.id);
+    await add(bike, member.token);
+    expect((await remove(bike, member.token)).status).toBe(200);
+    await expect.poll(() => removedEvents().length).toBe(1);
+    expect(removedEvents()[0]!.payload).toEqual({ listingId: bike, userId: member.id, version: 2, at: expect.any(String) });
+    // Gone for every reader, though the entry stays until the sweeper's turn.
+    expect(await exists(bike, member.token)).toBe(false);
+    expect((await mine(member.token)).map((e) => e.listing.id)).not.toContain(bike);
+    expect(await h.db.collection('wishlist').countDocuments({ userId: member.id, listingId: bike, removedAt: { $exists: true } })).toBe(1);
+    // Added again: the same entry, announced with the next version.
+    expect((await add(bike, member.token)).status).toBe(200);
+    expect(await exists(bike, member.token)).toBe(true);
+    await expect.poll(() => addedEvents(bike, member.id).map((e) => (e.payload as { version: number }).version)).toEqual([1, 3]);
+    expect(await h.db.collection('wishlist').countDocuments({ userId: member.id, listingId: bike })).toBe(1);
+    // Removed again and swept once published (a minute on): the entry is gone.
+    expect((await remove(bike, member.token)).status).toBe(200);
+    await expect.poll(() => removedEvents().length).toBe(2);
+    await expect.poll(() => h.db.collection('wishlist').countDocuments({ userId: member.id, outboxPending: true })).toBe(0);
+    const { sweepTombstones } = await import('../src/listings/lifecycle.ts');
+    const { listingCollection } = await import('../src/listings/model.ts');
+    const { wishlistCollection } = await import('../src/wishlist/model.ts');
+    await sweepTombstones({ listings: listingCollection(h.db), wishlist: wishlistCollection(h.db) }, new Date(Date.now() + 120_000));
+    expect(await h.db.collection('wishlist').countDocuments({ userId: member.id, listingId: bike })).toBe(0);
+  });
 });

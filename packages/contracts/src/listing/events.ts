@@ -56,12 +56,20 @@ export const ActiveListingsEventSchema = z.object({ userId: z.string(), version:
 export type ActiveListingsEvent = z.infer<typeof ActiveListingsEventSchema>;
 
 /**
- * A member put a listing on their wishlist (interest, for 'Trending in je buurt'). An entry is
- * added once (one per member and listing): `version` is always 1; events from before the field
- * existed read as 1.
+ * A member put a listing on their wishlist (interest, for 'Trending in je buurt'). One entry per
+ * member and listing; `version` counts that entry's adds and removals (1 for the first add, 3 for
+ * an add after a removal), so a projection keeps the newest; events from before the field existed
+ * read as 1.
  */
 export const WishlistAddedEventSchema = z.object({ listingId: z.string(), userId: z.string(), version: z.number().int().positive().default(1), at: z.iso.datetime() });
 export type WishlistAddedEvent = z.infer<typeof WishlistAddedEventSchema>;
+
+/**
+ * A member took a listing off their wishlist (the demand preview and swap chains stop counting
+ * it). `version` is the entry's, as in `listing.wishlist.added`.
+ */
+export const WishlistRemovedEventSchema = z.object({ listingId: z.string(), userId: z.string(), version: z.number().int().positive(), at: z.iso.datetime() });
+export type WishlistRemovedEvent = z.infer<typeof WishlistRemovedEventSchema>;
 
 /** Why a wishlisted listing is no longer to be had. */
 export const WISHLIST_END_REASONS = ['traded', 'removed'] as const;
@@ -155,6 +163,7 @@ export const listingEvents = defineEvents('listing', {
   'listing.owner.counted': ActiveListingsEventSchema,
   'listing.wishlist.added': WishlistAddedEventSchema,
   'listing.wishlist.ended': WishlistEndedEventSchema,
+  'listing.wishlist.removed': WishlistRemovedEventSchema,
   'listing.saved-search.changed': SavedSearchesChangedEventSchema,
   'listing.saved-search.matched': SavedSearchMatchedEventSchema,
 });

@@ -1,4 +1,5 @@
 import { now as platformNow, HttpError, outboxFields, startPeriodic, type Worker } from '@ruilplein/service-kit';
+import type { mongo } from 'mongoose';
 import type { ProcessedPhoto } from '../photos/image.ts';
 import type { ListingContext } from './context.ts';
 import { listingCreated, listingDeleted, listingUpdated } from './events.ts';
@@ -268,20 +269,20 @@ export async function moveListingsOf(ctx: ListingContext, ownerId: string, place
 /** Tombstones kept at least this long (a relay publishes within seconds). */
 const TOMBSTONE_MIN_AGE_MS = 60_000;
 
-/** Removes deleted listings whose deletion is published (nothing pending or parked in their outbox). */
-export async function sweepTombstones(ctx: Pick<ListingContext, 'listings'>, now = platformNow()): Promise<number> {
-  const swept = {
-    deletedAt: { $lt: new Date(now.getTime() - TOMBSTONE_MIN_AGE_MS) },
-    outboxPending: { $exists: false },
-    outboxParkedAt: { $exists: false },
-  };
+/** Removes deleted listings and wishlist entries whose deletion is published (nothing pending or parked in their outbox). */
+export async function sweepTombstones(ctx: Pick<ListingContext, 'listings' | 'wishlist'>, now = platformNow()): Promise<number> {
+  const published = { outboxPending: { $exists: false }, outboxParkedAt: { $exists: false } };
+  const before = { $lt: new Date(now.getTime() - TOMBSTONE_MIN_AGE_MS) };
   // Found by a read, removed one by one by _id (with the same condition): one deleteMany would
   // hold the local store's write turn for a whole scan of the collection.
-  let deleted = 0;
-  for await (const { _id } of ctx.listings.find(swept, { projection: { _id: 1 } })) {
-    deleted += (await ctx.listings.deleteOne({ _id, ...swept })).deletedCount;
-  }
-  return deleted;
+  const sweep = async <T extends { _id: string }>(collection: mongo.Collection<T>, swept: mongo.Filter<T>) => {
+    let deleted = 0;
+    for await (const { _id } of collection.find(swept, { projection: { _id: 1 } })) {
+      deleted += (await collection.deleteOne({ _id, ...swept } as mongo.Filter<T>)).deletedCount;
+    }
+    return deleted;
+  };
+  return (await sweep(ctx.listings, { deletedAt: before, ...published })) + (await sweep(ctx.wishlist, { removedAt: before, ...published }));
 }
 
 /**
@@ -289,6 +290,6 @@ export async function sweepTombstones(ctx: Pick<ListingContext, 'listings'>, now
  * sweep took (startPeriodic's pacing): on a store that scans for them, sweeping stays a small
  * share of its time.
  */
-export function startTombstoneSweeper(ctx: Pick<ListingContext, 'listings' | 'logger'>, intervalMs = 60_000): Worker {
-  return startPeriodic({ intervalMs, restFactor: 20, work: () => sweepTombstones(ctx), logger: ctx.logger, what: 'sweeping deleted listings' });
+export function startTombstoneSweeper(ctx: Pick<ListingContext, 'listings' | 'wishlist' | 'logger'>, intervalMs = 60_000): Worker {
+  return startPeriodic({ intervalMs, restFactor: 20, work: () => sweepTombstones(ctx), logger: ctx.logger, what: 'sweeping deleted listings and wishlist entries' });
 }

@@ -4,7 +4,7 @@ import { createEvent, followStream, nowMs, packedOutboxDocument, wallClockMs, ty
 import type { mongo } from 'mongoose';
 import { LIVE, listingCollection, listingsByIds } from '../listings/model.ts';
 import { fromDoc, type SearchService } from '../search/sync.ts';
-import { wishlistCollection } from '../wishlist/model.ts';
+import { WISHED, wishlistCollection } from '../wishlist/model.ts';
 import { chordKm, compiledOf, degreesOf, InterestBook, type BookSearch, type Interest } from './book.ts';
 import { inOrder, matchPartIds, membersIn, savedMatchCollection, savedSearchCollection, type MatchPass, type SavedMatchCollection, type SavedMatchDoc, type SavedSearchCollection, type SavedSearchesDoc } from './model.ts';
 
@@ -32,7 +32,7 @@ export interface SavedAlertsDeps {
   categories?: () => ReadonlyMap<string, { name: string }>;
   /** How often the head-start pass looks for listings that became visible to everyone. Default 30 s. */
   headStartCheckMs?: number;
-  /** How often members who moved are filed again, and wishlists read again (removals are not announced). Default 60 s and 30 min. */
+  /** How often members who moved are filed again, and wishlists read again (a backstop: adds and removals are announced). Default 60 s and 30 min. */
   refileMs?: number;
   wishlistReloadMs?: number;
   /** How often the new-match counters are written (coalesced per search). Default 1 s. */
@@ -147,7 +147,7 @@ export function startSavedAlerts(deps: SavedAlertsDeps): SavedAlerts {
 
   const reloadWishlists = async () => {
     const byMember = new Map<string, string[]>();
-    for await (const w of wishlist.find({}, { batchSize: LOAD_BATCH, projection: { userId: 1, listingId: 1 } })) {
+    for await (const w of wishlist.find(WISHED, { batchSize: LOAD_BATCH, projection: { userId: 1, listingId: 1 } })) {
       if (stopped) return;
       const list = byMember.get(w.userId) ?? [];
       list.push(w.listingId);
@@ -168,11 +168,14 @@ export function startSavedAlerts(deps: SavedAlertsDeps): SavedAlerts {
       book.setSearches(doc._id, doc.version, list);
     }
     await reloadWishlists();
-    await follow({ filterSubjects: ['listing.saved-search.changed', 'listing.wishlist.added', 'listing.wishlist.ended'], startSeq: seq + 1 }, (type, payload) => {
+    await follow({ filterSubjects: ['listing.saved-search.changed', 'listing.wishlist.added', 'listing.wishlist.removed', 'listing.wishlist.ended'], startSeq: seq + 1 }, (type, payload) => {
       if (type === 'listing.saved-search.changed') applyChanged(eventRegistry[type].parse(payload));
       else if (type === 'listing.wishlist.added') {
         const p = eventRegistry[type].parse(payload);
         book.addWish(p.userId, p.listingId);
+      } else if (type === 'listing.wishlist.removed') {
+        const p = eventRegistry[type].parse(payload);
+        book.endWishes(p.listingId, [p.userId]);
       } else if (type === 'listing.wishlist.ended') {
         const p = eventRegistry[type].parse(payload);
         book.endWishes(p.listingId, p.userIds);

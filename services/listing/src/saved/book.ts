@@ -149,7 +149,7 @@ export class InterestBook {
     }
   }
 
-  /** A member's wishlist as the store holds it now (the periodic reload: removals are not announced). */
+  /** A member's wishlist as the store holds it now (the load, and the periodic reload as a backstop). */
   setWishes(userId: string, listingIds: Iterable<string>): void {
     const interest = this.members.get(userId) ?? this.file(userId);
     for (const id of [...interest.wishes.keys()]) this.unwish(interest, id);

@@ -2,6 +2,7 @@ import { eventRegistry, WISHLIST_ENDED_MAX_USERS, type EventEnvelope, type Wishl
 import { createEvent } from '@ruilplein/service-kit';
 import type { ListingContext } from '../listings/context.ts';
 import type { ListingDoc } from '../listings/model.ts';
+import { WISHED } from './model.ts';
 
 /** Why a listing ended for the members who wished for it, and who they are. */
 export interface WishlistEnd {
@@ -14,7 +15,7 @@ export interface WishlistEnd {
  * before the write that ends the listing: one who adds it in between is not told.
  */
 export async function wishersOf(ctx: Pick<ListingContext, 'wishlist'>, listingId: string, except: ReadonlySet<string> = new Set()): Promise<string[]> {
-  const entries = await ctx.wishlist.find({ listingId }, { projection: { userId: 1 } }).toArray();
+  const entries = await ctx.wishlist.find({ listingId, ...WISHED }, { projection: { userId: 1 } }).toArray();
   return [...new Set(entries.map((e) => e.userId))].filter((id) => !except.has(id));
 }
 

@@ -4,6 +4,7 @@ import { Types } from 'mongoose';
 import type { ListingContext } from '../listings/context.ts';
 import { listingsByIds, LIVE } from '../listings/model.ts';
 import { canSee, hiddenFrom, viewerOf } from '../listings/visibility.ts';
+import { WISHED } from './model.ts';
 
 /** The wishlist: listings a member keeps an eye on. Only listings they may see; never their own. */
 export function wishlistHandlers(ctx: ListingContext) {
@@ -17,6 +18,18 @@ export function wishlistHandlers(ctx: ListingContext) {
         // A listing of a member blocked either way is not found, as on its page.
         if (!listing || !canSee(listing, viewer, now) || (await hiddenFrom(ctx, viewer, listing.ownerId))) throw notFound(LISTING_MESSAGES.notFound);
         if (listing.ownerId === principal.userId) throw badRequest(WISHLIST_MESSAGES.ownListing);
+        // Taken off before: the tombstone comes back as the entry, with the next version.
+        const removed = await ctx.wishlist.findOne({ userId: principal.userId, listingId, removedAt: { $exists: true } }, { projection: { version: 1 } });
+        if (removed) {
+          const version = (removed.version ?? 1) + 1;
+          const event = createEvent(eventRegistry, 'listing.wishlist.added', { listingId, userId: principal.userId, version, at: now.toISOString() });
+          const revived = await ctx.wishlist.updateOne({ _id: removed._id, removedAt: { $exists: true } }, { $unset: { removedAt: '' }, $set: { createdAt: now, version, ...outboxFields(event) } });
+          if (revived.modifiedCount === 1) {
+            ctx.relay.kick(ctx.wishlist.collectionName, removed._id);
+            return { message: WISHLIST_MESSAGES.added };
+          }
+          // Revived or swept by someone else meanwhile: the upsert below settles it.
+        }
         const _id = new Types.ObjectId().toHexString();
         const event = createEvent(eventRegistry, 'listing.wishlist.added', { listingId, userId: principal.userId, version: 1, at: now.toISOString() });
         try {
@@ -34,18 +47,26 @@ export function wishlistHandlers(ctx: ListingContext) {
         return { message: WISHLIST_MESSAGES.added };
       },
       exists: async ({ principal, params }) => {
-        const entry = await ctx.wishlist.findOne({ userId: principal.userId, listingId: params.id.toLowerCase() }, { projection: { _id: 1 } });
+        const entry = await ctx.wishlist.findOne({ userId: principal.userId, listingId: params.id.toLowerCase(), ...WISHED }, { projection: { _id: 1 } });
         return { isWishlisted: !!entry };
       },
       delete: async ({ principal, params }) => {
-        const result = await ctx.wishlist.deleteOne({ userId: principal.userId, listingId: params.listingId.toLowerCase() });
-        if (result.deletedCount === 0) throw notFound(WISHLIST_MESSAGES.notOnList);
+        const listingId = params.listingId.toLowerCase();
+        const entry = await ctx.wishlist.findOne({ userId: principal.userId, listingId, ...WISHED }, { projection: { version: 1 } });
+        if (!entry) throw notFound(WISHLIST_MESSAGES.notOnList);
+        // The entry stays as a tombstone until its removal is published (the sweeper deletes it then).
+        const now = platformNow();
+        const version = (entry.version ?? 1) + 1;
+        const event = createEvent(eventRegistry, 'listing.wishlist.removed', { listingId, userId: principal.userId, version, at: now.toISOString() });
+        const result = await ctx.wishlist.updateOne({ _id: entry._id, ...WISHED }, { $set: { removedAt: now, version, ...outboxFields(event) } });
+        if (result.modifiedCount === 0) throw notFound(WISHLIST_MESSAGES.notOnList);
+        ctx.relay.kick(ctx.wishlist.collectionName, entry._id);
         return { message: WISHLIST_MESSAGES.removed };
       },
       my: async ({ principal }) => {
         const now = platformNow();
         const viewer = await viewerOf(ctx.members, principal, now);
-        const entries = await ctx.wishlist.find({ userId: principal.userId }).sort({ createdAt: -1, _id: -1 }).toArray();
+        const entries = await ctx.wishlist.find({ userId: principal.userId, ...WISHED }).sort({ createdAt: -1, _id: -1 }).toArray();
         if (!entries.length) return [];
         const listings = await listingsByIds(ctx.listings, entries.map((e) => e.listingId), LIVE);
         const byId = new Map(listings.map((l) => [l._id, l]));
