@@ -227,6 +227,8 @@ describe('the search page', () => {
     const fiets = card(FIETS);
     expect(await textOf(fiets)).toContain('10 km · Zandbank');
     expect(await textOf(fiets)).toContain('€ 50,00');
+    // The owner's reliability line, asked once for the page's owners (issue 24): no offers yet.
+    await expect.poll(() => fiets.getByTestId('card-reliability').innerText(), { timeout: 15_000 }).toBe('Nieuw lid');
     expect(await fiets.getByText('Item', { exact: true }).count()).toBe(1);
     expect(await card(GITAARLES).getByText('Accepteert ook spullen').count()).toBe(1);
     expect(await card(OPPASSEN).getByText('Alleen diensten').count()).toBe(1);

@@ -83,6 +83,7 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /api/user/public/:id': { samples: ownAndOthers },
   'GET /api/user/public/stats/:id': { samples: ownAndOthers },
   'GET /api/user/:id/reliability': { samples: ownAndOthers },
+  'GET /api/user/reliability': { samples: ({ ids }) => [{ name: "a page's owners", query: { ids: `${ids.member},${ids.other}` } }] },
   // Never a block between the matrix's members: their offers and chats later in the round would be
   // refused. The admin (a 400 by rule: admins cannot be blocked; oneself for the admin) and an
   // account nobody has (404) let every member through the access check.

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ImageOff, MapPin } from 'lucide-react';
-import type { ListingCard as Card } from '@ruilplein/contracts/browser';
+import { reliabilityLine, type ListingCard as Card, type Reliability } from '@ruilplein/contracts/browser';
 import { Badge, ListingBadges } from './Badges.tsx';
 import { distanceAndCity, formatValue } from './format.ts';
 import * as styles from './ListingCard.module.css';
@@ -29,9 +29,9 @@ export function ListingThumbnail({ listing }: { listing: Pick<Card, 'thumbnailUr
 
 /**
  * One card. `own` marks the member's own listing ('Jouw listing!', or `ownLabel`); `services`
- * words the badges as the services page does.
+ * words the badges as the services page does; `reliability`, the owner's, adds its line.
  */
-export function ListingCard({ listing, own, ownLabel = 'Jouw listing!', services = false }: { listing: Card; own: boolean; ownLabel?: string; services?: boolean }) {
+export function ListingCard({ listing, own, ownLabel = 'Jouw listing!', services = false, reliability }: { listing: Card; own: boolean; ownLabel?: string; services?: boolean; reliability?: Reliability }) {
   const where = distanceAndCity(listing.distanceInKm, listing.user.city);
   return (
     <li className={styles.card} data-testid="listing-card">
@@ -53,6 +53,11 @@ export function ListingCard({ listing, own, ownLabel = 'Jouw listing!', services
           </p>
         )}
         <p className={styles.value}>{listing.initialValue === null ? <span className={styles.noValue}>Geen waarde opgegeven</span> : formatValue(listing.initialValue)}</p>
+        {reliability && !own && (
+          <p className={styles.reliability} data-testid="card-reliability">
+            {reliabilityLine(reliability)}
+          </p>
+        )}
       </div>
     </li>
   );

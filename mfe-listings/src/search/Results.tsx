@@ -1,8 +1,8 @@
 // The result list of the search and services pages: 15 cards a page, 'Laad meer' while the last
-// page was full (spec 2 §9), the member's own marked.
+// page was full (spec 2 §9), the member's own marked, each other owner's reliability line on the card.
 import { useEffect } from 'react';
-import { listingApi, SEARCH_PAGE_SIZE, type ListingCard as Card } from '@ruilplein/contracts/browser';
-import { EmptyState, ErrorMessage, failureMessage, LoadMore, Spinner, useApiPages, useSession } from '@ruilplein/ui';
+import { listingApi, SEARCH_PAGE_SIZE, userApi, type ListingCard as Card } from '@ruilplein/contracts/browser';
+import { EmptyState, ErrorMessage, failureMessage, LoadMore, Spinner, useApi, useApiPages, useSession } from '@ruilplein/ui';
 import { ListingCard, ListingCardList } from '../common/ListingCard.tsx';
 import type { SearchQuery } from './filters.ts';
 import * as styles from './SearchPage.module.css';
@@ -44,7 +44,8 @@ export function Results({ query, words, services = false }: { query: SearchQuery
 
   // A listing placed while paging can push one onto the next page twice: each shows once.
   const seen = new Set<string>();
-  const listings: Card[] = pages.data.pages.flat().filter((listing) => !seen.has(listing.id) && Boolean(seen.add(listing.id)));
+  const byPage: Card[][] = pages.data.pages.map((page) => page.filter((listing) => !seen.has(listing.id) && Boolean(seen.add(listing.id))));
+  const listings = byPage.flat();
   return (
     <>
       <p className={styles.count} role="status">
@@ -55,12 +56,22 @@ export function Results({ query, words, services = false }: { query: SearchQuery
         <EmptyState>{words.empty}</EmptyState>
       ) : (
         <ListingCardList>
-          {listings.map((listing) => (
-            <ListingCard key={listing.id} listing={listing} own={listing.user.id === user?.id} ownLabel={words.own} services={services} />
+          {byPage.map((page, i) => (
+            <PageCards key={i} page={page} ownId={user?.id} words={words} services={services} />
           ))}
         </ListingCardList>
       )}
       <LoadMore pages={pages} />
     </>
   );
+}
+
+/** One page's cards, with its other owners' reliability asked in one question (each page's owners fit one). */
+function PageCards({ page, ownId, words, services }: { page: Card[]; ownId: string | undefined; words: ResultWords; services: boolean }) {
+  const owners = [...new Set(page.map((listing) => listing.user.id).filter((id) => id !== ownId))].sort();
+  const scores = useApi(userApi.reliabilities, { query: { ids: owners.join(',') } }, { enabled: owners.length > 0, staleTime: 5 * 60_000 });
+  const byOwner = new Map((scores.data ?? []).map((score) => [score.userId, score]));
+  return page.map((listing) => (
+    <ListingCard key={listing.id} listing={listing} own={listing.user.id === ownId} ownLabel={words.own} services={services} reliability={byOwner.get(listing.user.id)} />
+  ));
 }

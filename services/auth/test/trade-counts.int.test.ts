@@ -1,7 +1,7 @@
 // The public statistics' trade figures (trades, average rating, reviewers), fed by the trade
 // service's `trade.member.counted` events through the consumer the assembled auth service starts:
 // set only when newer, the active-listing count left alone.
-import { eventRegistry, type ReliabilityFacts } from '@ruilplein/contracts';
+import { eventRegistry, USER_MESSAGES, type ReliabilityFacts } from '@ruilplein/contracts';
 import { createEvent, ensureStream, publishEvent } from '@ruilplein/service-kit';
 import { body } from '@ruilplein/service-kit/testing';
 import { Types } from 'mongoose';
@@ -87,5 +87,25 @@ describe('trades and ratings in the public statistics', () => {
     const bad = await reliability('geen-id');
     expect(bad.status).toBe(400);
     expect(typeof bad.body.message).toBe('string');
+
+    // The owners of a page of cards in one question: in the order asked, once each, nobody left out.
+    const other = await member();
+    const many = async (ids: string) => {
+      const res = await fetch(`${auth.url}/api/user/reliability?ids=${ids}`);
+      return { status: res.status, body: await body(res) };
+    };
+    const nobody = new Types.ObjectId().toHexString();
+    expect(await many(`${other},${id.toUpperCase()},${nobody},${other}`)).toEqual({
+      status: 200,
+      body: [
+        { userId: other, responseRate: null, medianResponseMinutes: null, completionRate: null, completedTrades: 0, sample: 0 },
+        { userId: id, responseRate: 0.75, medianResponseMinutes: 60, completionRate: 1, completedTrades: 3, sample: 8 },
+      ],
+    });
+    for (const wrong of ['', 'geen-id', Array.from({ length: 51 }, () => new Types.ObjectId().toHexString()).join(',')]) {
+      const res = await many(wrong);
+      expect(res.status, wrong.slice(0, 30)).toBe(400);
+      expect(res.body.message).toBe(USER_MESSAGES.invalidUserIds);
+    }
   });
 });

@@ -25,6 +25,8 @@ export const userRefs = defineRefs({
   publicStats: { service: 'auth', method: 'get', path: '/api/user/public/stats/:id', access: 'public' },
   // Beside the stats on profiles, offer pages and cards (issue 24): the trade service's facts, projected here.
   reliability: { service: 'auth', method: 'get', path: '/api/user/:id/reliability', access: 'public' },
+  /** The same for the owners on a page of search cards, in one question. */
+  reliabilities: { service: 'auth', method: 'get', path: '/api/user/reliability', access: 'public', rateLimit: { per: 'client', points: 120, windowSeconds: 60 } },
 });
 
 /**

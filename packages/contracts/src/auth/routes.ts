@@ -237,6 +237,19 @@ export const ReliabilitySchema = z
   })
   .meta({ id: 'Reliability' });
 
+/** At most this many members per reliability question (a page of search cards names fewer owners). */
+export const RELIABILITY_LOOKUP_MAX = 50;
+
+/** `ids`: members' ids, comma-separated (the owners on a page of cards). */
+export const ReliabilitiesQuerySchema = z.object({
+  ids: z
+    .string({ error: USER_MESSAGES.invalidUserIds })
+    .transform((ids) => [...new Set(ids.split(',').map((id) => id.trim().toLowerCase()).filter(Boolean))])
+    .pipe(z.array(z.string().regex(/^[0-9a-f]{24}$/, USER_MESSAGES.invalidUserIds)).min(1, USER_MESSAGES.invalidUserIds).max(RELIABILITY_LOOKUP_MAX, USER_MESSAGES.invalidUserIds)),
+});
+
+export const MemberReliabilitySchema = ReliabilitySchema.extend({ userId: z.string() }).meta({ id: 'MemberReliability' });
+
 export const PublicStatsSchema = z
   .object({
     totalTrades: z.number().int().nonnegative(),
@@ -291,6 +304,12 @@ export const userRoutes = {
     summary: 'Hoe betrouwbaar een lid is volgens zijn ruilpartners: reactie binnen 48 uur, mediane reactietijd, afgeronde ruilen',
     params: UserIdParamsSchema,
     response: ReliabilitySchema,
+  }),
+  reliabilities: defineRoute({
+    ...userRefs.reliabilities,
+    summary: 'De betrouwbaarheid van meerdere leden tegelijk (de eigenaars op een pagina met kaarten); onbekende leden ontbreken',
+    query: ReliabilitiesQuerySchema,
+    response: z.array(MemberReliabilitySchema),
   }),
 } satisfies Record<keyof typeof userRefs, RouteDef>;
 

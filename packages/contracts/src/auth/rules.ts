@@ -85,6 +85,7 @@ export const USER_MESSAGES = {
   emailNotChangeable: 'Je e-mailadres kun je niet wijzigen via je profiel.',
   saved: 'Je profiel is opgeslagen.',
   invalidUserId: 'Ongeldige gebruikers-id.',
+  invalidUserIds: 'Geef 1 tot 50 geldige gebruikers-id\'s, gescheiden door komma\'s.',
   userNotFound: 'Gebruiker niet gevonden',
 } as const;
 

@@ -48,6 +48,14 @@ export function userHandlers(deps: UserHttpDeps) {
         // Computed now: an offer left unanswered turns late by the clock alone.
         return reliabilityOf(doc?.reliability, nowMs());
       },
+      reliabilities: async ({ query }) => {
+        // Public faces only, as above; one read per collection for the whole page.
+        const members = await users.find({ _id: { $in: query.ids.map(userIdOf) }, activated: true, ...NOT_BEING_DELETED }, { projection: { _id: 1 } }).toArray();
+        const ids = members.map((m) => m._id.toString());
+        const facts = new Map((await stats.find({ _id: { $in: ids } }, { projection: { reliability: 1 } }).toArray()).map((d) => [d._id, d.reliability]));
+        const now = nowMs();
+        return query.ids.filter((id) => ids.includes(id)).map((userId) => ({ userId, ...reliabilityOf(facts.get(userId), now) }));
+      },
     },
   } satisfies HandlerPart<'auth'>;
 }
