@@ -5,6 +5,9 @@
 {{- $res := required (printf "%s: resources is required" .Chart.Name) .Values.resources -}}
 {{- $uid := .Values.runAsUser | default 10001 -}}
 {{- $autoscaling := include "ruilplein-lib.autoscaling" . | fromJson -}}
+{{- $g := include "ruilplein-lib.global" . | fromJson -}}
+{{- $prom := and (eq $kind "service") ($g.otel.prometheus | default dict).enabled -}}
+{{- $promPort := ($g.otel.prometheus | default dict).port | default 9464 -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -28,8 +31,13 @@ spec:
     metadata:
       labels:
         {{- include "ruilplein-lib.labels" . | nindent 8 }}
-      {{- if or .Values.config .Values.files .Values.podAnnotations }}
+      {{- if or .Values.config .Values.files .Values.podAnnotations $prom }}
       annotations:
+        {{- if $prom }}
+        prometheus.io/scrape: "true"
+        prometheus.io/port: {{ $promPort | quote }}
+        prometheus.io/path: /metrics
+        {{- end }}
         {{- with .Values.config }}
         checksum/config: {{ toYaml . | sha256sum }}
         {{- end }}
@@ -60,6 +68,11 @@ spec:
             - name: http
               containerPort: 8080
               protocol: TCP
+            {{- if $prom }}
+            - name: metrics
+              containerPort: {{ $promPort }}
+              protocol: TCP
+            {{- end }}
           {{- if eq $kind "service" }}
           env:
             {{- include "ruilplein-lib.env" . | nindent 12 }}

@@ -186,11 +186,23 @@ that name in the Secret, put into the URL by Kubernetes' $(VAR) expansion (so it
 {{- $ingressHops := ternary $g.ingressProxyHops 1 (hasKey $g "ingressProxyHops") }}
 - name: TRUSTED_PROXY_HOPS
   value: {{ add $ingressHops (ternary 0 1 (eq .Values.facesIngress true)) | quote }}
+{{- $prom := $g.otel.prometheus | default dict }}
 {{- with $g.otel.endpoint }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ . | quote }}
+{{- end }}
+{{- if or $g.otel.endpoint $prom.enabled }}
 - name: OTEL_SERVICE_NAME
   value: {{ include "ruilplein-lib.name" $ | quote }}
+{{- end }}
+{{- /* A Prometheus scrape endpoint (service-kit telemetry.ts), beside OTLP when that is set too. */}}
+{{- if $prom.enabled }}
+- name: OTEL_METRICS_EXPORTER
+  value: {{ ternary "otlp,prometheus" "prometheus" (not (empty $g.otel.endpoint)) | quote }}
+- name: OTEL_EXPORTER_PROMETHEUS_HOST
+  value: "0.0.0.0"
+- name: OTEL_EXPORTER_PROMETHEUS_PORT
+  value: {{ $prom.port | default 9464 | quote }}
 {{- end }}
 {{- if $g.mode }}
 - name: RUILPLEIN_MODE

@@ -113,8 +113,11 @@ spec:
     matchLabels:
       {{- include "ruilplein-lib.selectorLabels" . | nindent 6 }}
   policyTypes: ["Ingress", "Egress"]
-  {{- if or $from $np.extraIngressFrom }}
+  {{- $prom := $g.otel.prometheus | default dict }}
+  {{- $scraped := and $prom.enabled (eq (include "ruilplein-lib.kind" .) "service") }}
+  {{- if or $from $np.extraIngressFrom $scraped }}
   ingress:
+    {{- if or $from $np.extraIngressFrom }}
     - ports:
         - port: 8080
           protocol: TCP
@@ -136,6 +139,21 @@ spec:
         {{- with $np.extraIngressFrom }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
+    {{- end }}
+    {{- /* The metrics port only to Prometheus: global.otel.prometheus.from, else its namespace. */}}
+    {{- if $scraped }}
+    - ports:
+        - port: {{ $prom.port | default 9464 }}
+          protocol: TCP
+      from:
+        {{- with $prom.from }}
+        {{- toYaml . | nindent 8 }}
+        {{- else }}
+        - namespaceSelector:
+            matchLabels:
+              kubernetes.io/metadata.name: {{ $prom.namespace | default "monitoring" }}
+        {{- end }}
+    {{- end }}
   {{- else }}
   ingress: []
   {{- end }}

@@ -122,6 +122,7 @@ type Container = {
   readinessProbe?: unknown;
   resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
   env?: Array<{ name?: string; value?: unknown }>;
+  ports?: Array<{ name?: string; containerPort?: number }>;
 };
 type PodSpec = { securityContext?: { runAsNonRoot?: boolean; runAsUser?: number }; containers?: Container[]; initContainers?: Container[] };
 

@@ -173,6 +173,28 @@ describe('values rules', () => {
     expect(gateway.spec.ingress.flatMap((i) => i.from)).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }]);
     expect(gateway.spec.egress.flatMap((e) => e.to ?? [])).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'ruilplein', 'app.kubernetes.io/component': 'service' } } }]);
   });
+
+  it('Prometheus scraping (production): every service serves /metrics on its metrics port, open to the monitoring namespace only; frontends and development do not', async () => {
+    type Pod = { metadata?: { annotations?: Record<string, string> } };
+    type Policy = { metadata: { name: string }; spec: { ingress: Array<{ ports: Array<{ port: number }>; from: unknown[] }> } };
+    for (const files of [['values.yaml'], ['values.yaml', 'values-production.yaml']]) {
+      const production = files.length === 2;
+      const r = await render(join(helmDir, umbrella), files.map((f) => join(helmDir, umbrella, f)));
+      expect(r.problems).toEqual([]);
+      for (const d of expected) {
+        const deployment = r.objects.find((o) => o.kind === 'Deployment' && o.metadata?.name === d.name);
+        const scraped = production && d.kind === 'service';
+        const template = (deployment?.spec as { template?: Pod } | undefined)?.template;
+        const container = podSpec(deployment!)?.containers?.[0];
+        expect(template?.metadata?.annotations?.['prometheus.io/scrape'], d.name).toBe(scraped ? 'true' : undefined);
+        expect((container?.ports ?? []).map((p) => p.name), d.name).toEqual(scraped ? ['http', 'metrics'] : ['http']);
+        expect((container?.env ?? []).find((e) => e.name === 'OTEL_METRICS_EXPORTER')?.value, d.name).toBe(scraped ? 'otlp,prometheus' : undefined);
+        const policy = r.objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata?.name === d.name) as unknown as Policy;
+        const metricsRule = policy.spec.ingress.find((rule) => rule.ports.some((p) => p.port === 9464));
+        expect(metricsRule?.from, d.name).toEqual(scraped ? [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] : undefined);
+      }
+    }
+  });
 });
 
 describe('skaffold.yaml', () => {
