@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { dockerAnswers } from './docker.ts';
 import { findBinary, onPath, repoRoot, toolsBin, toolsDir } from './paths.ts';
 import { storeEnv, type StoreName } from './stores.ts';
@@ -74,6 +74,7 @@ export async function bootstrap(opts: BootstrapOptions = {}): Promise<void> {
   if (stores.includes('mongo')) await ensureMongo(log, problems);
   // The trace viewer of `npm start`, and of the test that sends it a span.
   await ensureJaeger(log, problems);
+  await ensureJaegerUi(log, problems);
   if (opts.testTools) {
     await ensureHelm(log, problems);
     await ensurePythonTool('kubernetes-validate', KUBERNETES_VALIDATE_VERSION, log, problems);
@@ -119,8 +120,8 @@ async function ensureMongo(log: (line: string) => void, problems: string[]) {
  * refuses it: the module is downloaded, copied out of the read-only module cache and built there
  * as the main module (about 10 minutes of two cores the first time; `-trimpath` lets a fresh
  * clone reuse Go's build cache). The Go module has no UI assets (they come from the jaeger-ui
- * repository's release): the binary serves a placeholder page unless a built UI is in
- * .tools/jaeger-ui (or JAEGER_UI_ASSETS; stores.ts jaegerUiAssets). The query API works either way.
+ * repository): the built UI is vendored and unpacked into .tools/jaeger-ui (ensureJaegerUi), or
+ * JAEGER_UI_ASSETS names one (stores.ts jaegerUiAssets). The query API works either way.
  */
 async function ensureJaeger(log: (line: string) => void, problems: string[]) {
   const own = join(toolsBin, 'jaeger');
@@ -159,6 +160,25 @@ async function ensureJaeger(log: (line: string) => void, problems: string[]) {
   writeFileSync(stamp, `${JAEGER_VERSION}\n`);
   rmSync(work, { recursive: true, force: true });
   log(`jaeger: ok (${own})`);
+}
+
+/** Jaeger's built web UI, vendored (infra/local/vendor/README.md), unpacked into .tools/jaeger-ui once per version. */
+const JAEGER_UI_ARCHIVE = join(repoRoot, 'infra', 'local', 'vendor', 'jaeger-ui-v1.76.0.tar.gz');
+
+async function ensureJaegerUi(log: (line: string) => void, problems: string[]) {
+  const dir = join(toolsDir, 'jaeger-ui');
+  const stamp = join(dir, 'archive.name');
+  const name = basename(JAEGER_UI_ARCHIVE);
+  if (existsSync(join(dir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === name) return log(`jaeger ui: ok (${dir})`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const unpacked = await run('tar', ['-xzf', JAEGER_UI_ARCHIVE, '-C', dir]);
+  if (!unpacked.ok) {
+    problems.push(`jaeger ui: tar -xzf ${JAEGER_UI_ARCHIVE} failed:\n${unpacked.tail}`);
+    return;
+  }
+  writeFileSync(stamp, `${name}\n`);
+  log(`jaeger ui: ok (${dir})`);
 }
 
 /** Helm for `helm lint`/`helm template` in the chart tests (infra/k8s/test). */

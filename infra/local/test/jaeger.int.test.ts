@@ -74,6 +74,13 @@ describe('jaeger', () => {
     await missing.body?.cancel();
     const page = await fetch(`${jaeger.url}/search`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<html');
+    const html = await page.text();
+    expect(html).toContain('<html');
+    // The real UI (vendored, unpacked by the bootstrap), not the Go module's placeholder page: its bundle loads.
+    const bundle = /src="\.\/static\/(index-[\w-]+\.js)"/.exec(html)?.[1];
+    expect(bundle, 'the built UI, not the placeholder').toBeTruthy();
+    const script = await fetch(`${jaeger.url}/static/${bundle}`);
+    expect(script.status).toBe(200);
+    expect((await script.text()).length).toBeGreaterThan(1_000_000);
   });
 });
