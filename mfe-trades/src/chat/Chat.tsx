@@ -3,7 +3,7 @@
 // offer is cancelled or rejected: the messages stay readable, the field says why it is disabled.
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CHAT_MESSAGE_MAX_LENGTH, chatApi, type ChatMessage, type Offer } from '@ruilplein/contracts/browser';
+import { CHAT_MESSAGE_MAX_LENGTH, chatApi, type ChatMessage, type Offer, type OfferParty } from '@ruilplein/contracts/browser';
 import { ApiError, apiQuery, BlockButton, buttonClass, ErrorMessage, failureMessage, request, Spinner, useSession, worthRetrying } from '@ruilplein/ui';
 import { invalidateTradeData } from '../common/queries.ts';
 import { chatPlaceholder, isClosed, type Side } from '../common/status.ts';
@@ -46,7 +46,8 @@ function ConnectionState({ state, onReconnect }: { state: HubState; onReconnect:
   );
 }
 
-export function Chat({ offer, side }: { offer: Offer; side: Exclude<Side, 'none'> }) {
+/** `members`: a three-party offer's other members (issue 24): a group chat, titled with their names. */
+export function Chat({ offer, side, members }: { offer: Offer; side: Exclude<Side, 'none'>; members?: OfferParty[] }) {
   const { user } = useSession();
   const queries = useQueryClient();
   const closed = isClosed(offer.status);
@@ -66,6 +67,7 @@ export function Chat({ offer, side }: { offer: Offer; side: Exclude<Side, 'none'
   const headingId = useId();
   const fieldId = useId();
   const other = side === 'sender' ? offer.receiver : offer.sender;
+  const withWhom = members?.length ? members.map((m) => m.firstName).join(' en ') : other.firstName;
 
   useEffect(() => {
     if (messages.isError) console.warn('Kon berichten niet ophalen.', messages.error);
@@ -125,10 +127,10 @@ export function Chat({ offer, side }: { offer: Offer; side: Exclude<Side, 'none'
     <section className={styles.chat} aria-labelledby={headingId} data-testid="chat">
       <div className={styles.header}>
         <h2 id={headingId} className={styles.title}>
-          Chat met {other.firstName}
+          {members?.length ? 'Groepschat' : 'Chat'} met {withWhom}
         </h2>
         {!closed && <ConnectionState state={hub.state} onReconnect={hub.reconnect} />}
-        <BlockButton member={other} />
+        {!members?.length && <BlockButton member={other} />}
       </div>
       {messages.isPending ? (
         <Spinner label="Berichten worden geladen…" />
@@ -136,7 +138,7 @@ export function Chat({ offer, side }: { offer: Offer; side: Exclude<Side, 'none'
         <ErrorMessage message={`Kon berichten niet ophalen. ${failureMessage(messages.error)}`} onRetry={() => void messages.refetch()} />
       ) : (
         // Focusable, so it can be scrolled with the keyboard; polite, so new messages are read out.
-        <div ref={log} className={styles.messages} role="log" aria-label={`Berichten met ${other.firstName}`} tabIndex={0}>
+        <div ref={log} className={styles.messages} role="log" aria-label={`Berichten met ${withWhom}`} tabIndex={0}>
           <ol className={styles.list}>
           {messages.data.length === 0 && <li className={styles.none}>Nog geen berichten. Stuur het eerste bericht!</li>}
           {messages.data.map((message) => (

@@ -14,6 +14,7 @@ import { Notice } from '../common/Notice.tsx';
 import { Party } from '../common/Party.tsx';
 import { StatusBadge } from '../common/StatusBadge.tsx';
 import { isClosed, sideOf } from '../common/status.ts';
+import { ChainOfferBody, isChainOffer } from './ChainOffer.tsx';
 import { StatusActions } from './StatusActions.tsx';
 import * as styles from './OfferDetail.module.css';
 
@@ -121,6 +122,8 @@ function CounterLinks({ offer }: { offer: Offer }) {
 function OfferView({ offer }: { offer: Offer }) {
   const { user } = useSession();
   const [search, setSearch] = useSearchParams();
+  // A swap chain (issue 24): three members, no counter-offer.
+  if (isChainOffer(offer)) return <ChainOfferBody offer={offer} />;
   const canCounter = !!user && offer.receiverID === user.id && offer.status === 'Pending';
   const setCountering = (on: boolean) => setSearch(on ? { [COUNTER_PARAM]: '1' } : {}, { preventScrollReset: true });
   if (canCounter && search.get(COUNTER_PARAM) === '1')
@@ -245,7 +248,7 @@ export function OfferDetailPage() {
     );
   }
   return (
-    <Page title={title}>
+    <Page title={isChainOffer(offer.data) ? `Ruilketen #${id}` : title}>
       <OfferView key={offer.data.id} offer={offer.data} />
     </Page>
   );

@@ -19,6 +19,7 @@ import { COLLECTIONS, tradeCollections, type TradeContext } from './context.ts';
 import { consumeListings } from './listings/consumer.ts';
 import { consumeMembers } from './members/consumer.ts';
 import { consumeModeration } from './moderation/consumer.ts';
+import { serveChainProposals } from './offers/chain.ts';
 import { offerHandlers } from './offers/routes.ts';
 import { consumeOutcomes } from './outcomes/consumer.ts';
 import { reviewHandlers } from './reviews/routes.ts';
@@ -54,6 +55,7 @@ export async function createTradeService(deps: TradeDeps): Promise<ServiceParts>
   const outcomes = await consumeOutcomes(bus, db, ctx, logger);
   const listings = await consumeListings(bus, db, ctx, logger);
   const moderation = await consumeModeration(bus, db, ctx, logger);
+  const chains = serveChainProposals(bus, ctx, logger);
   const app = createApp({
     service: 'trade',
     logger,
@@ -62,5 +64,5 @@ export async function createTradeService(deps: TradeDeps): Promise<ServiceParts>
     readiness: storeReadiness(deps),
     handlers: joinHandlers(offerHandlers(ctx), reviewHandlers(ctx)),
   });
-  return { app, workers: [members, outcomes, listings, moderation, relay] };
+  return { app, workers: [members, outcomes, listings, moderation, chains, relay] };
 }

@@ -22,6 +22,13 @@ export interface TradedDoc {
   at: Date;
 }
 
+/** A listing in an open three-party offer (`_id`: the listing id): in at most one at a time (offers/chain.ts). */
+export interface ChainHoldDoc {
+  _id: string;
+  offerId: number;
+  at: Date;
+}
+
 /**
  * What the offer, review and consumer code share. Every collection is read by `_id` only (the one
  * lookup FerretDB answers from an index): an offer by its number, a member's offers through the
@@ -36,6 +43,7 @@ export interface TradeContext {
   blocks: BlockProjection;
   counters: mongo.Collection<CounterDoc>;
   traded: mongo.Collection<TradedDoc>;
+  chainHolds: mongo.Collection<ChainHoldDoc>;
   /** A member's tradeable items, from the listing service (`rpc.listing.inventory.get`); with a viewer, those the viewer may see. */
   inventory(userId: string, viewerId?: string): Promise<InventoryItem[]>;
   relay: Pick<OutboxRelay, 'kick'>;
@@ -44,7 +52,7 @@ export interface TradeContext {
   clock(): Date;
 }
 
-export const COLLECTIONS = { offers: 'offers', parties: 'trade_parties', reviews: 'reviews', members: 'members', blocks: 'blocks', counters: 'counters', traded: 'traded_listings' } as const;
+export const COLLECTIONS = { offers: 'offers', parties: 'trade_parties', reviews: 'reviews', members: 'members', blocks: 'blocks', counters: 'counters', traded: 'traded_listings', chainHolds: 'chain_listings' } as const;
 
 /** The collections of one database, typed. */
 export function tradeCollections(db: Connection) {
@@ -56,5 +64,6 @@ export function tradeCollections(db: Connection) {
     blocks: blockProjection(db, { collection: COLLECTIONS.blocks }),
     counters: collection<CounterDoc>(db, COLLECTIONS.counters),
     traded: collection<TradedDoc>(db, COLLECTIONS.traded),
+    chainHolds: collection<ChainHoldDoc>(db, COLLECTIONS.chainHolds),
   };
 }

@@ -33,8 +33,39 @@ export const OfferEventSchema = z.object({
    * the field existed. The reliability score counts cancellations by it.
    */
   actorId: z.string().optional(),
-});
+  /**
+   * Schema version 2 (issue 24): every member of the offer, two or three, each with the listings
+   * they give and receive and whether they accepted and confirmed. A three-party offer (a swap
+   * chain) keeps the fields above for consumers of version 1: the proposer as sender, the member
+   * who gives to the proposer as receiver. Absent in version 1 events: read them with
+   * `offerParticipants`, which derives them.
+   */
+  participants: z.array(z.object({ userId: z.string(), gives: z.array(z.string()), receives: z.array(z.string()), accepted: z.boolean(), confirmed: z.boolean() })).min(2).max(3).optional(),
+  /** The swap chain (the chain service's suggestion id) a three-party offer was proposed from. */
+  chainId: z.string().optional(),
+}).meta({ schemaVersion: 2 });
 export type OfferEvent = z.infer<typeof OfferEventSchema>;
+export type OfferEventParticipant = NonNullable<OfferEvent['participants']>[number];
+
+/**
+ * The members of an offer as its event announces them, for events of either version: version 2
+ * carries them; of a version 1 event they are derived from the sender and receiver fields (the
+ * receiver gives the listing the offer was made on, the sender the other listings: version 1 does
+ * not say whose the rest are; the sender counts as accepted, the receiver once the offer was).
+ * Every consumer of `trade.offer.*` reads the members through this.
+ */
+export function offerParticipants(offer: OfferEvent): OfferEventParticipant[] {
+  if (offer.participants?.length) return offer.participants;
+  const others = offer.listingIds.filter((id) => id !== offer.listingId);
+  const receiverAccepted = offer.status === 'Accepted' || offer.status === 'Completed';
+  return [
+    { userId: offer.senderId, gives: others, receives: [offer.listingId], accepted: true, confirmed: offer.senderConfirmed },
+    { userId: offer.receiverId, gives: [offer.listingId], receives: others, accepted: receiverAccepted, confirmed: offer.receiverConfirmed },
+  ];
+}
+
+/** Every listing of an offer, of both versions: the one it was made on, `listingIds` and what each member gives. */
+export const offerListingIds = (offer: OfferEvent): string[] => [...new Set([offer.listingId, ...offer.listingIds, ...offerParticipants(offer).flatMap((p) => p.gives)])];
 
 /**
  * One member's trade statistics as they are now (public profile: totalTrades, averageRating,

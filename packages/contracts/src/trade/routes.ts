@@ -109,6 +109,17 @@ export const OfferItemSchema = z
   .meta({ id: 'OfferItem' });
 export type OfferItem = z.infer<typeof OfferItemSchema>;
 
+/** A member of a three-party offer: who they are, what they give (to `givesTo`) and receive (from `receivesFrom`). */
+export const OfferParticipantSchema = OfferPartySchema.extend({
+  gives: z.array(OfferItemSchema),
+  receives: z.array(OfferItemSchema),
+  givesTo: z.string(),
+  receivesFrom: z.string(),
+  accepted: z.boolean(),
+  confirmed: z.boolean(),
+}).meta({ id: 'TradeOfferParticipant' });
+export type OfferParticipant = z.infer<typeof OfferParticipantSchema>;
+
 export const OfferSchema = z
   .object({
     id: z.number().int().positive(),
@@ -135,6 +146,14 @@ export const OfferSchema = z
     /** The offer this one counters, and the offer that countered this one (issue 24; null: none). It ended as Rejected. */
     counterOf: z.number().int().positive().nullable(),
     counteredBy: z.number().int().positive().nullable(),
+    /**
+     * A three-party offer (a swap chain, issue 24): its members in ring order, each with what they
+     * give to whom and where they stand. Absent for a two-party offer, whose answer stays the
+     * seed's; `sender` is then the proposer and `receiver` the member who gives to them.
+     */
+    participants: z.array(OfferParticipantSchema).optional(),
+    /** The swap chain a three-party offer was proposed from. */
+    chainId: z.string().optional(),
   })
   .meta({ id: 'TradeOffer' });
 export type Offer = z.infer<typeof OfferSchema>;

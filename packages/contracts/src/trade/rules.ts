@@ -7,6 +7,8 @@ export const OFFER_DAILY_LIMIT = 2;
 export const OFFER_DAY_TIME_ZONE = 'Europe/Amsterdam';
 /** Sent when the offer's message is empty after trimming. */
 export const DEFAULT_OFFER_MESSAGE = 'Zullen we ruilen? 😄';
+/** The message of a three-party offer proposed from a swap chain (issue 24). */
+export const CHAIN_OFFER_MESSAGE = 'Zullen we met z’n drieën ruilen? Ieder geeft één ding en krijgt er één terug.';
 export const OFFER_MESSAGE_MAX_LENGTH = 1000;
 /** Items in one offer, both sides together (an inventory rarely holds more). */
 export const OFFER_ITEMS_MAX = 50;
@@ -65,6 +67,11 @@ export const OFFER_MESSAGES = {
   onlyReceiverCounters: 'Alleen de ontvanger kan een tegenbod doen.',
   counterNeedsTheirItem: 'Kies minstens één item van de ander voor je tegenbod.',
   counterRoundsOver: `Na ${COUNTER_ROUNDS_MAX} rondes kun je geen tegenbod meer doen: accepteer of wijs het aanbod af.`,
+  alreadyAccepted: 'Je hebt dit aanbod al geaccepteerd.',
+  chainNoCounter: 'Op een ruilketen kun je geen tegenbod doen: accepteer of wijs hem af.',
+  chainNotRing: 'Deze ruilketen klopt niet: ieder geeft wat de volgende ontvangt.',
+  chainProposerNotMember: 'Je doet zelf niet mee aan deze ruilketen.',
+  chainListingTaken: 'Een van de listings zit al in een ander lopend ruilketen-voorstel.',
 } as const;
 
 

@@ -1,4 +1,4 @@
-import { eventRegistry, type OfferEvent } from '@ruilplein/contracts';
+import { eventRegistry, offerParticipants, type OfferEvent } from '@ruilplein/contracts';
 import { applyIfNewer, consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import { conversationKey, isOpenStatus, type ChatStore, type ConversationDoc } from './model.ts';
 
@@ -21,6 +21,8 @@ export function applyOffer(store: ChatStore, offer: OfferEvent): Promise<boolean
   const set: Partial<ConversationDoc> = {
     senderId: offer.senderId.toLowerCase(),
     receiverId: offer.receiverId.toLowerCase(),
+    // Of either event version: a version 1 event's are its sender and receiver.
+    participantIds: offerParticipants(offer).map((p) => p.userId.toLowerCase()),
     status: offer.status,
     open: isOpenStatus(offer.status),
     updatedAt: new Date(offer.at),

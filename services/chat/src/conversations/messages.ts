@@ -5,7 +5,7 @@
 // acknowledged is it broadcast (routes.ts).
 import { BLOCK_MESSAGES, CHAT_FORMER_MEMBER_NAME, CHAT_HISTORY_MAX, CHAT_MESSAGES, chatClosedMessage, chatPreview, eventRegistry, type ChatMessage } from '@ruilplein/contracts';
 import { conflict, createEvent, forbidden, notFound, now, outboxDocument } from '@ruilplein/service-kit';
-import { conversationKey, isParty, messageKey, type ChatStore, type ConversationDoc, type MessageDoc } from './model.ts';
+import { conversationKey, isParty, membersOf, messageKey, type ChatStore, type ConversationDoc, type MessageDoc } from './model.ts';
 
 /** The members with a socket in an offer's chat room now, on any replica (presence.ts). */
 export type RoomPresence = (offerId: number) => Promise<ReadonlySet<string>>;
@@ -14,14 +14,18 @@ export type RoomPresence = (offerId: number) => Promise<ReadonlySet<string>>;
 const UNKNOWN_FIRST_NAME = 'Lid';
 
 /**
- * The conversation of an offer, for one of its two parties: 404 when unknown, 403 for anyone else,
- * and 403 while one of the two blocked the other (the hub's admission and the history ask here).
+ * The conversation of an offer, for one of its members (two, or three for a swap chain): 404 when
+ * unknown, 403 for anyone else, and 403 while one of them blocked another (the hub's admission and
+ * the history ask here).
  */
 export async function partyConversation(store: ChatStore, offerId: number, userId: string): Promise<ConversationDoc> {
   const conversation = await store.conversations.findOne({ _id: conversationKey(offerId) });
   if (!conversation) throw notFound(CHAT_MESSAGES.notFound);
   if (!isParty(conversation, userId)) throw forbidden(CHAT_MESSAGES.notParty);
-  if (await store.blocks.blockedEitherWay(conversation.senderId, conversation.receiverId)) throw forbidden(BLOCK_MESSAGES.cannotChat);
+  const members = membersOf(conversation);
+  for (const [i, a] of members.entries()) {
+    for (const b of members.slice(i + 1)) if (await store.blocks.blockedEitherWay(a, b)) throw forbidden(BLOCK_MESSAGES.cannotChat);
+  }
   return conversation;
 }
 
@@ -53,7 +57,7 @@ export async function listMessages(store: ChatStore, conversation: ConversationD
   const keys = Array.from({ length: last - from + 1 }, (_, i) => messageKey(conversation.offerId, from + i));
   const [docs, names] = await Promise.all([
     store.messages.find({ _id: { $in: keys } }).toArray(),
-    firstNames(store, [conversation.senderId, conversation.receiverId]),
+    firstNames(store, membersOf(conversation)),
   ]);
   return docs.sort((a, b) => a.seq - b.seq).map((doc) => present(doc, names));
 }
@@ -74,7 +78,7 @@ export async function storeMessage(
 ): Promise<ChatMessage> {
   const [numbered, names, inRoom, hidden] = await Promise.all([
     store.conversations.findOneAndUpdate(
-      { _id: conversationKey(offerId), open: true, $or: [{ senderId: userId }, { receiverId: userId }] },
+      { _id: conversationKey(offerId), open: true, $or: [{ senderId: userId }, { receiverId: userId }, { participantIds: userId }] },
       { $inc: { seq: 1 } },
       { returnDocument: 'after' },
     ),
@@ -102,19 +106,19 @@ export async function storeMessage(
   };
   // The message and its event in one single-document write: both or neither (the outbox relay
   // publishes it after).
-  const recipient = numbered.senderId === userId ? numbered.receiverId : numbered.senderId;
+  const recipients = membersOf(numbered).filter((id) => id !== userId);
   // Blocked either way: the number stays unused (absent, as after a failed insert).
-  if (hidden.has(recipient)) throw forbidden(BLOCK_MESSAGES.cannotChat);
+  if (recipients.some((id) => hidden.has(id))) throw forbidden(BLOCK_MESSAGES.cannotChat);
   const event = createEvent(eventRegistry, 'chat.message.sent', {
     messageId: doc.seq,
     version: 1,
     offerId,
     senderId: userId,
-    recipientIds: [recipient],
+    recipientIds: recipients,
     preview: chatPreview(content),
     sentAt: doc.sentAt.toISOString(),
     // Seen live: the notification service leaves it be.
-    recipientOnline: inRoom.has(recipient),
+    recipientOnline: recipients.every((id) => inRoom.has(id)),
   });
   await store.messages.insertOne({ ...doc, ...outboxDocument(event) });
   return present(doc, names);

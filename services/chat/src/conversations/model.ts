@@ -15,6 +15,12 @@ export interface ConversationDoc {
   version: number;
   senderId: string;
   receiverId: string;
+  /**
+   * Every member of the offer (issue 24: a three-party offer's chat holds all three), from the
+   * event's participants (`offerParticipants`). Absent on conversations projected before it: then
+   * the sender and the receiver are the members.
+   */
+  participantIds?: string[];
   status: OfferStatus;
   /** False once the offer was Cancelled or Rejected: nothing can be sent any more. */
   open: boolean;
@@ -69,8 +75,11 @@ export const messageKey = (offerId: number, seq: number) => `${offerId}:${seq}`;
 /** Cancelled and Rejected close a conversation (spec 2 §4); every other status leaves it open. */
 export const isOpenStatus = (status: OfferStatus) => status !== 'Cancelled' && status !== 'Rejected';
 
+/** The conversation's members: its participants, or (projected before they existed) the sender and the receiver. */
+export const membersOf = (conversation: Pick<ConversationDoc, 'senderId' | 'receiverId' | 'participantIds'>): string[] =>
+  conversation.participantIds?.length ? conversation.participantIds : [conversation.senderId, conversation.receiverId];
+
 /** Member ids are hex (auth's ObjectIds): compared in lower case, as the projection stores them. */
-export function isParty(conversation: Pick<ConversationDoc, 'senderId' | 'receiverId'>, userId: string): boolean {
-  const id = userId.toLowerCase();
-  return conversation.senderId === id || conversation.receiverId === id;
+export function isParty(conversation: Pick<ConversationDoc, 'senderId' | 'receiverId' | 'participantIds'>, userId: string): boolean {
+  return membersOf(conversation).includes(userId.toLowerCase());
 }

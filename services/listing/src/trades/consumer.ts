@@ -1,4 +1,4 @@
-import { eventRegistry } from '@ruilplein/contracts';
+import { eventRegistry, offerListingIds, offerParticipants } from '@ruilplein/contracts';
 import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { ListingContext } from '../listings/context.ts';
 import { changeListing } from '../listings/lifecycle.ts';
@@ -8,11 +8,11 @@ import { wishersOf, type WishlistEnd } from '../wishlist/ended.ts';
  * A completed trade (`trade.offer.completed`): every listing it held is traded, so it leaves search
  * and inventories. Each becomes inactive (announced, `listing.listing.updated`, and to those who
  * wished for it `listing.wishlist.ended` 'traded' in the same write), and its place
- * among its owner's active listings is given back. Only a listing of one of the two parties is
- * touched. Safe to repeat: an inactive listing and a returned place stay as they are.
+ * among its owner's active listings is given back. Only a listing of one of the trade's members
+ * (two, or three for a swap chain) is touched. Safe to repeat: an inactive listing and a returned place stay as they are.
  */
-export async function deactivateTradedListings(ctx: ListingContext, trade: { senderId: string; receiverId: string; listingIds: readonly string[] }): Promise<number> {
-  const parties = new Set([trade.senderId, trade.receiverId]);
+export async function deactivateTradedListings(ctx: ListingContext, trade: { memberIds: readonly string[]; listingIds: readonly string[] }): Promise<number> {
+  const parties = new Set(trade.memberIds);
   let deactivated = 0;
   for (const id of new Set(trade.listingIds)) {
     // Those who wished for it hear it was traded (the parties themselves know).
@@ -33,9 +33,9 @@ export function consumeTrades(bus: Bus, db: Connection, ctx: ListingContext, log
     db,
     logger,
     handler: async (event) => {
-      // The listing the offer was made on is traded too (older events left it out of listingIds).
-      const { listingId, listingIds } = event.payload;
-      const deactivated = await deactivateTradedListings(ctx, { ...event.payload, listingIds: [listingId, ...listingIds] });
+      // Of either event version: the members and every listing (older events left the one it was made on out of listingIds).
+      const memberIds = offerParticipants(event.payload).map((p) => p.userId);
+      const deactivated = await deactivateTradedListings(ctx, { memberIds, listingIds: offerListingIds(event.payload) });
       if (deactivated) logger.info({ offerId: event.payload.id, deactivated }, 'traded listings deactivated');
     },
   });

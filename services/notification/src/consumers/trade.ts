@@ -1,6 +1,6 @@
-// trade's events as notifications: the other party hears of each step of an offer, the reviewee of
-// a review. Each source names the offer's version, so a redelivery makes the same notification.
-import { eventRegistry, type OfferEvent } from '@ruilplein/contracts';
+// trade's events as notifications: the other party hears of each step of an offer (every other
+// member of a three-party one), the reviewee of a review. Each source names the offer's version, so a redelivery makes the same notification.
+import { eventRegistry, offerParticipants, type OfferEvent, type OfferEventParticipant } from '@ruilplein/contracts';
 import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { NotificationContext } from '../context.ts';
 import { nameOf, notify } from '../notifications/store.ts';
@@ -31,6 +31,11 @@ export function consumeTrade(bus: Bus, db: Connection, ctx: NotificationContext,
         return;
       }
       const offer = event.payload;
+      const members = offerParticipants(offer);
+      if (members.length > 2) {
+        await tellChain(ctx, event.type, offer, members);
+        return;
+      }
       const at = new Date(offer.at);
       const source = `o${offer.id}v${offer.version}`;
       const link = offerLink(offer);
@@ -65,4 +70,54 @@ export function consumeTrade(bus: Bus, db: Connection, ctx: NotificationContext,
       }
     },
   });
+}
+
+type OfferSubject = 'trade.offer.created' | 'trade.offer.accepted' | 'trade.offer.rejected' | 'trade.offer.cancelled' | 'trade.offer.confirmed' | 'trade.offer.completed';
+
+/**
+ * A three-party offer (a swap chain, issue 24): every member but the one who acted hears of each
+ * step; a chain the platform ended (a listing traded elsewhere) is told to all three.
+ */
+async function tellChain(ctx: NotificationContext, type: OfferSubject, offer: OfferEvent, members: OfferEventParticipant[]): Promise<void> {
+  const at = new Date(offer.at);
+  const source = `o${offer.id}v${offer.version}`;
+  const link = offerLink(offer);
+  const actor = offer.actorId ?? (type === 'trade.offer.created' ? offer.senderId : undefined);
+  const name = actor ? await nameOf(ctx, actor) : '';
+  // A completion is everyone's news, the last confirmation's member's too (as for two parties).
+  const others = type === 'trade.offer.completed' ? members : members.filter((m) => m.userId !== actor);
+  const tell = (userId: string, kind: Parameters<typeof notify>[1]['kind'], title: string, body: string, cause = actor) =>
+    notify(ctx, { userId, kind, source, at, title, body, link, ...(cause && { cause }) });
+  for (const { userId, confirmed } of others) {
+    switch (type) {
+      case 'trade.offer.created':
+        await tell(userId, 'offer-received', `Nieuw ruilketen-voorstel van ${name}`, `Jullie ruilen met z’n drieën: bekijk ruilketen #${offer.id} en reageer.`);
+        break;
+      case 'trade.offer.accepted':
+        await tell(
+          userId,
+          'offer-accepted',
+          `${name} heeft de ruilketen geaccepteerd`,
+          offer.status === 'Accepted' ? 'Iedereen doet mee: spreek af en bevestig de ruil als hij gedaan is.' : `Ruilketen #${offer.id} wacht nog op de anderen.`,
+        );
+        break;
+      case 'trade.offer.rejected':
+        await tell(userId, 'offer-rejected', `${name} heeft de ruilketen afgewezen`, `Ruilketen #${offer.id} gaat niet door.`);
+        break;
+      case 'trade.offer.cancelled':
+        if (actor) await tell(userId, 'offer-withdrawn', `${name} heeft de ruilketen beëindigd`, `Ruilketen #${offer.id} gaat niet door.`);
+        else await tell(userId, 'offer-withdrawn', 'Ruilketen gaat niet door', `Een listing uit ruilketen #${offer.id} is niet meer beschikbaar.`);
+        break;
+      case 'trade.offer.confirmed':
+        if (!confirmed) await tell(userId, 'offer-confirmed', `${name} heeft de ruil bevestigd`, 'Bevestig de ruil ook om hem af te ronden.');
+        break;
+      case 'trade.offer.completed': {
+        // Each hears from the member who gave to them: the one they may review.
+        const at = members.findIndex((m) => m.userId === userId);
+        const giver = members[(at + 1) % members.length]!.userId;
+        await tell(userId, 'trade-completed', `Je ruilketen #${offer.id} is afgerond`, `Laat een beoordeling achter voor ${await nameOf(ctx, giver)}.`, giver);
+        break;
+      }
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { OFFER_MESSAGES, type OfferItem, type OfferResponse } from '@ruilplein/contracts';
 import { byIds, conflict, forbidden, HttpError, outboxFields } from '@ruilplein/service-kit';
 import { COLLECTIONS, type TradeContext } from '../context.ts';
-import { heldListings, isParty, itemsOf, offerEvent, OPEN, type OfferDoc } from './model.ts';
+import { heldListings, isChain, isParty, itemsOf, membersOf, offerEvent, OPEN, type OfferDoc, type ParticipantDoc } from './model.ts';
 import { countTrade, listForReceiver, offerIdsOf, reserveForSender, unlist } from './parties.ts';
 import { claimListings, releaseListings, tradedAmong } from './traded.ts';
 
@@ -25,6 +25,9 @@ export interface NewOffer {
   /** A counter-offer: the offer it answers and its round (it counts for no day). */
   counterOf?: number;
   round?: number;
+  /** A three-party offer: its members in ring order (the sender among them, counted as accepted) and its chain. */
+  participants?: ParticipantDoc[];
+  chainId?: string;
 }
 
 /**
@@ -32,11 +35,11 @@ export interface NewOffer {
  * then the offer with its `trade.offer.created` event. An offer whose write failed is taken off
  * the lists again, so it no longer counts for the day.
  */
-export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date): Promise<OfferDoc> {
-  const id = await nextOfferId(ctx);
+export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date, number?: number): Promise<OfferDoc> {
+  const id = number ?? (await nextOfferId(ctx));
   await reserveForSender(ctx, input.senderId, id, input.limited, now, input.counterOf !== undefined);
   try {
-    await listForReceiver(ctx, input.receiverId, id, now);
+    for (const member of membersOf(input).filter((m) => m !== input.senderId)) await listForReceiver(ctx, member, id, now);
     const doc: OfferDoc = {
       _id: id,
       version: 1,
@@ -52,6 +55,7 @@ export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date)
       createdAt: now,
       updatedAt: now,
       ...(input.counterOf !== undefined && { counterOf: input.counterOf, round: input.round }),
+      ...(input.participants && { participants: input.participants, ...(input.chainId && { chainId: input.chainId }) }),
     };
     // The event in the same write (its outbox keys are paths: an upsert's $setOnInsert takes them).
     const { _id, ...fields } = doc;
@@ -60,12 +64,12 @@ export async function createOffer(ctx: TradeContext, input: NewOffer, now: Date)
     ctx.relay.kick(COLLECTIONS.offers, id);
     return doc;
   } catch (err) {
-    await unlist(ctx, [input.senderId, input.receiverId], id);
+    await unlist(ctx, membersOf(input), id);
     throw err;
   }
 }
 
-type Change = Partial<Pick<OfferDoc, 'status' | 'senderConfirmed' | 'receiverConfirmed' | 'counteredBy'>> | undefined;
+type Change = Partial<Pick<OfferDoc, 'status' | 'senderConfirmed' | 'receiverConfirmed' | 'counteredBy' | 'participants'>> | undefined;
 /** What a change sets; undefined: nothing to change. May throw (the change is refused). */
 type Decide = (doc: OfferDoc) => Change | Promise<Change>;
 
@@ -101,6 +105,7 @@ export async function changeOffer(ctx: TradeContext, id: number, decide: Decide,
 export function respondRule(userId: string, status: OfferResponse): (doc: OfferDoc) => Change {
   return (doc) => {
     if (!isParty(doc, userId)) throw forbidden(OFFER_MESSAGES.notParty);
+    if (isChain(doc)) return chainRespond(doc, userId, status);
     if (status === 'Cancelled' && doc.senderId !== userId) throw conflict(OFFER_MESSAGES.onlySenderWithdraws);
     if (status !== 'Cancelled' && doc.receiverId !== userId) throw conflict(OFFER_MESSAGES.onlyReceiverResponds);
     if (doc.status !== 'Pending') throw conflict(OFFER_MESSAGES.notPending);
@@ -108,10 +113,39 @@ export function respondRule(userId: string, status: OfferResponse): (doc: OfferD
   };
 }
 
-/** Each party confirms an Accepted offer once; the second confirmation completes it. */
+/**
+ * A member of a chain answers: a member other than the proposer accepts (the last acceptance makes
+ * the offer Accepted) or rejects (for all); the proposer withdraws it. Refusals as for two parties.
+ */
+function chainRespond(doc: OfferDoc & { participants: ParticipantDoc[] }, userId: string, status: OfferResponse): Change {
+  if (status === 'Cancelled' && doc.senderId !== userId) throw conflict(OFFER_MESSAGES.onlySenderWithdraws);
+  if (status !== 'Cancelled' && doc.senderId === userId) throw conflict(OFFER_MESSAGES.onlyReceiverResponds);
+  if (doc.status !== 'Pending') throw conflict(OFFER_MESSAGES.notPending);
+  if (status !== 'Accepted') return { status };
+  if (doc.participants.find((p) => p.userId === userId)?.accepted) throw conflict(OFFER_MESSAGES.alreadyAccepted);
+  const participants = doc.participants.map((p) => (p.userId === userId ? { ...p, accepted: true } : p));
+  return { participants, ...(participants.every((p) => p.accepted) && { status: 'Accepted' as const }) };
+}
+
+/** A member of an Accepted chain confirms once; the last confirmation completes it. */
+function chainConfirm(doc: OfferDoc & { participants: ParticipantDoc[] }, userId: string): Change {
+  if (doc.participants.find((p) => p.userId === userId)?.confirmed) throw conflict(OFFER_MESSAGES.alreadyConfirmed);
+  if (doc.status !== 'Accepted') throw conflict(OFFER_MESSAGES.notAccepted);
+  const participants = doc.participants.map((p) => (p.userId === userId ? { ...p, confirmed: true } : p));
+  const confirmed = (id: string) => participants.find((p) => p.userId === id)?.confirmed ?? false;
+  return {
+    participants,
+    senderConfirmed: confirmed(doc.senderId),
+    receiverConfirmed: confirmed(doc.receiverId),
+    ...(participants.every((p) => p.confirmed) && { status: 'Completed' as const }),
+  };
+}
+
+/** Each party confirms an Accepted offer once; the second (for a chain, the last) confirmation completes it. */
 export function confirmRule(userId: string): (doc: OfferDoc) => Change {
   return (doc) => {
     if (!isParty(doc, userId)) throw forbidden(OFFER_MESSAGES.notParty);
+    if (isChain(doc)) return chainConfirm(doc, userId);
     const mine = doc.senderId === userId ? 'senderConfirmed' : 'receiverConfirmed';
     const theirs = mine === 'senderConfirmed' ? 'receiverConfirmed' : 'senderConfirmed';
     if (doc[mine]) throw conflict(OFFER_MESSAGES.alreadyConfirmed);
@@ -160,7 +194,7 @@ export async function confirmOffer(ctx: TradeContext, id: number, userId: string
  */
 export async function checkStillAvailable(ctx: Pick<TradeContext, 'inventory' | 'traded' | 'offers'>, doc: OfferDoc, now: Date): Promise<void> {
   if ((await tradedAmong(ctx, heldListings(doc), now, doc._id)).size) throw conflict(OFFER_MESSAGES.itemsGone);
-  const owners = [doc.senderId, doc.receiverId];
+  const owners = membersOf(doc);
   const inventories = await Promise.all(owners.map((id) => ctx.inventory(id).catch(rethrowGone)));
   const available = new Set(inventories.flatMap((items) => items.filter((i) => !i.isDefault).map((i) => `${i.userID}:${i.listingID}`)));
   const wanted = [{ userID: doc.receiverId, listingID: doc.listingId, isDefault: false }, ...itemsOf(doc)].filter((i) => !i.isDefault);
@@ -174,16 +208,17 @@ const rethrowGone = (err: unknown): never => {
 };
 
 /**
- * Cancels (announced) the Pending offers of `owners` that hold any of `listingIds`, but `except`.
+ * Cancels (announced) the Pending offers (and Accepted chains) of `owners` that hold any of `listingIds`, but `except`.
  * A listing's offers all have its owner as a party, so their lists are enough. Answers how many.
  */
 export async function cancelPendingHolding(ctx: TradeContext, listingIds: readonly string[], owners: readonly string[], now: Date, except?: number): Promise<number> {
   const gone = new Set(listingIds);
   if (!gone.size) return 0;
   const ids = [...new Set((await Promise.all(owners.map((o) => offerIdsOf(ctx, o)))).flat())].filter((id) => id !== except);
-  const holds = (doc: OfferDoc) => doc.status === 'Pending' && [...heldListings(doc)].some((l) => gone.has(l));
+  // A chain also when Accepted: it completes only with every listing, and its members confirm one by one.
+  const holds = (doc: OfferDoc) => (doc.status === 'Pending' || (doc.status === 'Accepted' && isChain(doc))) && [...heldListings(doc)].some((l) => gone.has(l));
   let cancelled = 0;
-  for (const doc of await byIds(ctx.offers, ids, { status: 'Pending' })) {
+  for (const doc of await byIds(ctx.offers, ids, { status: { $in: [...OPEN] } })) {
     if (!holds(doc)) continue;
     const changed = await changeOffer(ctx, doc._id, (current) => (holds(current) ? { status: 'Cancelled' } : undefined), now);
     if (changed && changed.after !== changed.before) cancelled++;
@@ -196,10 +231,9 @@ export async function cancelPendingHolding(ctx: TradeContext, listingIds: readon
  * makes it certain): each party counts one trade more, and the other Pending offers holding one of
  * its listings are cancelled, since those listings are traded now. Safe to repeat.
  */
-export async function settleCompleted(ctx: TradeContext, offer: Pick<OfferDoc, '_id' | 'senderId' | 'receiverId'> & { listingIds: readonly string[] }, now: Date): Promise<void> {
-  await countTrade(ctx, offer.senderId, offer._id, now);
-  await countTrade(ctx, offer.receiverId, offer._id, now);
-  const cancelled = await cancelPendingHolding(ctx, offer.listingIds, [offer.senderId, offer.receiverId], now, offer._id);
+export async function settleCompleted(ctx: TradeContext, offer: { _id: number; members: readonly string[]; listingIds: readonly string[] }, now: Date): Promise<void> {
+  for (const member of offer.members) await countTrade(ctx, member, offer._id, now);
+  const cancelled = await cancelPendingHolding(ctx, offer.listingIds, offer.members, now, offer._id);
   if (cancelled) ctx.logger.info({ offerId: offer._id, cancelled }, 'pending offers on traded listings cancelled');
 }
 

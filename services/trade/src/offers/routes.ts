@@ -3,20 +3,20 @@ import { badRequest, byIds, conflict, forbidden, HttpError, isAdmin as tokenIsAd
 import type { TradeContext } from '../context.ts';
 import type { MemberDoc } from '../members/model.ts';
 import { changeOffer, checkStillAvailable, confirmOffer, createOffer, respondRule, settleCompleted } from './lifecycle.ts';
-import { isParty, offerEventPayload, toOffer, type OfferDoc } from './model.ts';
+import { isChain, isParty, membersOf, offerEventPayload, toOffer, type OfferDoc } from './model.ts';
 import { offerIdsOf, sentOn } from './parties.ts';
 import { tradedAmong } from './traded.ts';
 
 /** Offers as answered, the parties' names read once for all. */
 async function answer(ctx: TradeContext, docs: readonly OfferDoc[]) {
-  const members = await ctx.members.byIds(docs.flatMap((d) => [d.senderId, d.receiverId]));
+  const members = await ctx.members.byIds(docs.flatMap(membersOf));
   return docs.map((d) => toOffer(d, members));
 }
 
 const memberOf = (ctx: TradeContext, id: string) => ctx.members.byId(id);
 
 /** The item as the offer keeps it: the inventory's fields, nothing more. */
-const itemOf = (i: InventoryItem): OfferItem => ({
+export const itemOf = (i: InventoryItem): OfferItem => ({
   listingID: i.listingID,
   userID: i.userID,
   title: i.title,
@@ -128,6 +128,7 @@ export function offerHandlers(ctx: TradeContext) {
         const original = await ctx.offers.findOne({ _id: params.id });
         if (!original) throw notFound(OFFER_MESSAGES.notFound);
         if (!isParty(original, me)) throw forbidden(OFFER_MESSAGES.notParty);
+        if (isChain(original)) throw conflict(OFFER_MESSAGES.chainNoCounter);
         if (original.receiverId !== me) throw conflict(OFFER_MESSAGES.onlyReceiverCounters);
         if (original.status !== 'Pending') throw conflict(OFFER_MESSAGES.notPending);
         const round = (original.round ?? 1) + 1;
@@ -158,7 +159,7 @@ export function offerHandlers(ctx: TradeContext) {
         const { after } = changed;
         if (after.status === 'Completed') {
           // At once, for the answer's sake; the consumer of trade.offer.completed makes it certain.
-          await settleCompleted(ctx, { ...after, listingIds: offerEventPayload(after).listingIds }, now).catch((err: unknown) =>
+          await settleCompleted(ctx, { _id: after._id, members: membersOf(after), listingIds: offerEventPayload(after).listingIds }, now).catch((err: unknown) =>
             ctx.logger.warn({ err, offerId: after._id }, 'completed trade not settled yet; its event will'),
           );
         }

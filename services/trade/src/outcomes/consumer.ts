@@ -1,4 +1,4 @@
-import { eventRegistry } from '@ruilplein/contracts';
+import { eventRegistry, offerListingIds, offerParticipants } from '@ruilplein/contracts';
 import { consume, type Bus, type Connection, type Logger, type Worker } from '@ruilplein/service-kit';
 import type { TradeContext } from '../context.ts';
 import { settleCompleted } from '../offers/lifecycle.ts';
@@ -27,7 +27,7 @@ export function consumeOutcomes(bus: Bus, db: Connection, ctx: TradeContext, log
       }
       const offer = event.payload;
       await recordOfferFacts(ctx, offer);
-      if (event.type === 'trade.offer.completed') await settleCompleted(ctx, { _id: offer.id, senderId: offer.senderId, receiverId: offer.receiverId, listingIds: offer.listingIds }, now);
+      if (event.type === 'trade.offer.completed') await settleCompleted(ctx, { _id: offer.id, members: offerParticipants(offer).map((p) => p.userId), listingIds: offerListingIds(offer) }, now);
     },
   });
 }

@@ -1,4 +1,4 @@
-import { RELIABILITY_ANSWER_HOURS, RELIABILITY_SAME_MEMBER_DAYS, type OfferEvent, type ReliabilityFacts } from '@ruilplein/contracts';
+import { offerParticipants, RELIABILITY_ANSWER_HOURS, RELIABILITY_SAME_MEMBER_DAYS, type OfferEvent, type ReliabilityFacts } from '@ruilplein/contracts';
 import type { TradeContext } from '../context.ts';
 import { changeStanding, offerKey } from '../offers/parties.ts';
 import type { PartyDoc } from '../offers/party-model.ts';
@@ -19,14 +19,18 @@ export async function recordOfferFacts(ctx: Pick<TradeContext, 'parties' | 'rela
   const at = new Date(offer.at);
   const accepted = offer.status === 'Accepted' || offer.status === 'Completed';
   const ended = offer.status === 'Rejected' || offer.status === 'Cancelled' || offer.status === 'Completed';
-  for (const [me, other] of [
-    [offer.senderId, offer.receiverId],
-    [offer.receiverId, offer.senderId],
-  ] as const) {
+  const participants = offerParticipants(offer);
+  const chain = participants.length > 2;
+  for (const [i, { userId: me, accepted: agreed }] of participants.entries()) {
+    // The other party; in a chain the member who gives to this one (whose trades with them count once per 30 days).
+    const other = participants[(i + 1) % participants.length]!.userId;
     const min: Record<string, Date> = {};
     if (accepted) min[`${key}.acceptedAt`] = at;
-    // Only the receiver accepts or rejects (a completed offer was accepted before: $min keeps that time).
-    if (me === offer.receiverId && (accepted || offer.status === 'Rejected')) min[`${key}.answeredAt`] = at;
+    // Only a receiver accepts or rejects (a completed offer was accepted before: $min keeps that
+    // time); in a chain each other member answers for themselves, the first time they accepted or
+    // their own rejection (another's rejection ended it unanswered for them).
+    const rejected = offer.status === 'Rejected' && (!chain || offer.actorId === me);
+    if (me !== offer.senderId && (chain ? agreed || rejected : accepted || rejected)) min[`${key}.answeredAt`] = at;
     const set: Record<string, unknown> = { [`${key}.with`]: other };
     if (ended) Object.assign(set, { [`${key}.ended`]: offer.status, [`${key}.endedAt`]: at, [`${key}.endedBy`]: offer.actorId ?? '' });
     await ctx.parties.updateOne({ _id: me, [key]: { $exists: true } }, { $set: set, ...(Object.keys(min).length ? { $min: min } : {}) });

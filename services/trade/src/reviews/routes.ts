@@ -1,14 +1,14 @@
 import { REVIEW_MESSAGES } from '@ruilplein/contracts';
 import { badRequest, byIds, conflict, forbidden, notFound, outboxFields, unauthorized, type HandlerPart } from '@ruilplein/service-kit';
 import { COLLECTIONS, type TradeContext } from '../context.ts';
-import { isParty, otherParty, type OfferDoc } from '../offers/model.ts';
+import { giverOf, isParty, type OfferDoc } from '../offers/model.ts';
 import { countReview, offerIdsOf, receivedReviewIds } from '../offers/parties.ts';
 import { reviewAdded, reviewId, toReview, type ReviewDoc } from './model.ts';
 
 /** The completed trades of `me` with `them`, oldest first. */
 async function completedBetween(ctx: TradeContext, me: string, them: string): Promise<OfferDoc[]> {
   const docs = await byIds(ctx.offers, await offerIdsOf(ctx, me), { status: 'Completed' });
-  return docs.filter((d) => isParty(d, me) && otherParty(d, me) === them).sort((a, b) => a._id - b._id);
+  return docs.filter((d) => isParty(d, me) && giverOf(d, me) === them).sort((a, b) => a._id - b._id);
 }
 
 /** Which of these trades `me` reviewed already. */
@@ -23,7 +23,7 @@ async function reviewedBy(ctx: TradeContext, me: string, offers: readonly OfferD
 async function tradeToReview(ctx: TradeContext, me: string, revieweeId: string, offerId: number | undefined): Promise<OfferDoc> {
   if (offerId !== undefined) {
     const doc = await ctx.offers.findOne({ _id: offerId });
-    if (!doc || doc.status !== 'Completed' || !isParty(doc, me) || otherParty(doc, me) !== revieweeId) throw forbidden(REVIEW_MESSAGES.notTraded);
+    if (!doc || doc.status !== 'Completed' || !isParty(doc, me) || giverOf(doc, me) !== revieweeId) throw forbidden(REVIEW_MESSAGES.notTraded);
     return doc;
   }
   const completed = await completedBetween(ctx, me, revieweeId);
