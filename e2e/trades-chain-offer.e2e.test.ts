@@ -109,6 +109,17 @@ describe('a swap chain of three members', () => {
     await confirmWith(bramPage, () => actions(bramPage).getByRole('button', { name: 'Accepteren' }).click(), 'Weet je zeker dat je deze ruilketen wilt accepteren?', 'Accepteren');
     await bramPage.getByTestId('chain-waiting').filter({ hasText: `Wachten op ${cas.firstName}` }).waitFor();
 
+    // The offers list reads each member's own answer: Bram has answered, Cas has not.
+    const card = (page: typeof bramPage) => page.locator(`[data-testid="offer-card"][data-offer-id="${offerId}"]`);
+    await bramPage.goto('/dashboard/offers');
+    await card(bramPage).getByText('Ruilketen met').waitFor();
+    expect(await card(bramPage).getByTestId('offer-waiting').count()).toBe(0);
+    const casList = pageOf(cas);
+    await casList.goto('/dashboard/offers');
+    expect(await card(casList).getByTestId('offer-waiting').innerText()).toBe('Wacht op jouw antwoord');
+    await expectAccessible(casList, '/dashboard/offers with a swap chain');
+    await bramPage.goto(`/dashboard/tradeoffer/${offerId}`);
+
     const casPage = (current = pageOf(cas));
     await casPage.goto(`/dashboard/tradeoffer/${offerId}`);
     await row(casPage, bram).getByTestId('chain-accepted').filter({ hasText: /^Geaccepteerd$/ }).waitFor();

@@ -21,6 +21,23 @@ describe('offers waiting for the member', () => {
     expect(waitingFor(offer(false, 'Accepted', { sender: false, receiver: true }), me)).toBeNull();
     for (const status of ['Completed', 'Rejected', 'Cancelled'] as const) expect(waitingFor(offer(false, status), me)).toBeNull();
   });
+
+  it("in a swap chain: by the member's own answer and confirmation, not the sender and receiver fields", () => {
+    const third = 'c'.repeat(24);
+    const chain = (status: 'Pending' | 'Accepted', mine: { accepted: boolean; confirmed: boolean }) => ({
+      // The fields of two parties say "received, not confirmed" for me: the participants decide.
+      ...offer(false, status, { sender: true, receiver: true }),
+      participants: [
+        { id: other, accepted: true, confirmed: false },
+        { id: me, ...mine },
+        { id: third, accepted: false, confirmed: false },
+      ],
+    });
+    expect(waitingFor(chain('Pending', { accepted: false, confirmed: false }), me)).toBe('Wacht op jouw antwoord');
+    expect(waitingFor(chain('Pending', { accepted: true, confirmed: false }), me)).toBeNull();
+    expect(waitingFor(chain('Accepted', { accepted: true, confirmed: false }), me)).toBe('Wacht op jouw bevestiging');
+    expect(waitingFor(chain('Accepted', { accepted: true, confirmed: true }), me)).toBeNull();
+  });
 });
 
 describe('unread chats per offer', () => {

@@ -19,6 +19,10 @@ function OfferCard({ offer, userId, unreadChat }: { offer: Offer; userId: string
   const sent = offer.senderID === userId;
   const counterpart = sent ? offer.receiver : offer.sender;
   const waiting = waitingFor(offer, userId);
+  // A swap chain: the other two members, and the listing this member receives.
+  const member = offer.participants?.find((p) => p.id === userId);
+  const others = offer.participants?.filter((p) => p.id !== userId) ?? [];
+  const listing = member?.receives[0] ?? offer.listingOfferedOn;
   return (
     <li
       className={`${styles.card} ${styles[offer.status.toLowerCase()] ?? ''} ${waiting ? styles.waiting : ''}`}
@@ -41,16 +45,27 @@ function OfferCard({ offer, userId, unreadChat }: { offer: Offer; userId: string
         </div>
       )}
       <div className={styles.head}>
-        <span className={styles.direction}>{sent ? 'Naar' : 'Van'}</span>
-        <Party party={counterpart} />
+        {member ? (
+          <>
+            <span className={styles.direction}>Ruilketen met</span>
+            {others.map((p) => (
+              <Party key={p.id} party={p} />
+            ))}
+          </>
+        ) : (
+          <>
+            <span className={styles.direction}>{sent ? 'Naar' : 'Van'}</span>
+            <Party party={counterpart} />
+          </>
+        )}
         <StatusBadge status={offer.status} />
       </div>
       <div className={styles.listing}>
-        <ItemThumb item={offer.listingOfferedOn} />
+        <ItemThumb item={listing} />
         <div className={styles.listingText}>
           <h3 id={titleId} className={styles.title}>
-            <span className={styles.hidden}>Ruilaanbieding #{offer.id}: </span>
-            {offer.listingOfferedOn.title}
+            <span className={styles.hidden}>{member ? `Ruilketen #${offer.id}, je krijgt: ` : `Ruilaanbieding #${offer.id}: `}</span>
+            {listing.title}
           </h3>
           <p className={styles.date}>Gemaakt op {formatDate(offer.createdAt)}</p>
         </div>
