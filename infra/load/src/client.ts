@@ -4,6 +4,7 @@
 // that a city's members each have for themselves; Linux answers the whole of 127.0.0.0/8.
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
+import { isTracedPath, type TraceLog } from './traces.ts';
 
 export interface Answer<T = unknown> {
   status: number;
@@ -39,11 +40,14 @@ export class Client {
   readonly base: URL;
   /** The source address (loopback targets only), for the hub's websocket too. */
   readonly localAddress: string | undefined;
+  /** With `--traces`: every traced request gets a trace of its own, remembered here. */
+  readonly traces: TraceLog | undefined;
   readonly #agent: Agent;
 
-  constructor(base: URL, localAddress?: string) {
+  constructor(base: URL, localAddress?: string, traces?: TraceLog) {
     this.base = base;
     this.localAddress = localAddress;
+    this.traces = traces;
     // As a browser: a few connections per origin, kept open.
     this.#agent = new Agent({ keepAlive: true, maxSockets: 6 });
   }
@@ -71,6 +75,7 @@ export class Client {
     }
     if (payload) headers['content-length'] = String(payload.length);
     const url = new URL(path, this.base);
+    Object.assign(headers, this.traceHeaders(method, url.pathname));
     const started = performance.now();
     return new Promise<Answer<T>>((resolve, reject) => {
       const req = request(
@@ -98,6 +103,11 @@ export class Client {
       req.on('error', reject);
       req.end(payload);
     });
+  }
+
+  /** A `traceparent` of a new trace for a request the edge traces (with `--traces`); none otherwise. */
+  traceHeaders(method: string, path: string): { traceparent?: string } {
+    return this.traces && isTracedPath(path) ? { traceparent: this.traces.header(method, path) } : {};
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 // `npm run load -- --members 300 --minutes 5`: simulated members against a running platform
 // (`npm start`), then per step p50/p95/p99, throughput and errors, and the platform's processes.
-// Exits 1 on any error or when a step the run needs never ran.
+// Exits 1 on any error, when a step the run needs never ran, or (with --traces) when fewer than
+// 99 % of the requests gave one complete trace.
 import { parseOptions, USAGE } from './options.ts';
 import { formatResult, runLoad } from './run.ts';
 
@@ -21,4 +22,6 @@ const result = await runLoad(options, (line) => console.log(`[load] ${line}`)).c
   process.exit(2);
 });
 console.log(`\n${formatResult(result)}`);
-process.exit(result.errors > 0 || result.missing.length > 0 ? 1 : 0);
+// The traces goal (issue 25): at least 99 % of the requests give one complete trace.
+const tracesShort = result.traces !== undefined && result.traces.percent < 99;
+process.exit(result.errors > 0 || result.missing.length > 0 || tracesShort ? 1 : 0);

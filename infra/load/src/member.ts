@@ -34,6 +34,8 @@ import { Recorder } from './stats.ts';
 import type { Step } from './steps.ts';
 
 const PASSWORD = 'Ruilen2025!';
+/** Every simulated member's password: to sign in as one after the run. */
+export const MEMBER_PASSWORD = PASSWORD;
 const FIRST_NAMES = ['Anna', 'Bram', 'Cor', 'Daan', 'Emma', 'Fleur', 'Gijs', 'Hanna', 'Ilse', 'Joost', 'Kim', 'Lotte', 'Milan', 'Noor', 'Otto', 'Pien', 'Ruben', 'Sanne', 'Tess', 'Vera'];
 const PLACES = [
   { city: 'Utrecht', latitude: 52.0907, longitude: 5.1214 },
@@ -83,6 +85,8 @@ export class World {
   readonly members = new Map<string, Member>();
   /** Chat messages in flight by their text (unique per run), when they were sent. */
   readonly sentChats = new Map<string, number>();
+  /** Every chat message the platform accepted (201): none may be lost (chaos checks the history). */
+  readonly acceptedChats: AcceptedChat[] = [];
   /** The run's mark in every address and text, so runs on one platform do not meet. */
   readonly tag: string;
 
@@ -95,6 +99,13 @@ export class World {
     const m = this.members.get(memberId);
     if (m) m.nudged = true;
   }
+}
+
+/** A chat message its sender saw accepted. */
+export interface AcceptedChat {
+  offerId: number;
+  senderId: string;
+  content: string;
 }
 
 export interface MemberOptions {
@@ -504,6 +515,7 @@ export class Member {
           this.#o.world.sentChats.delete(content);
           return;
         }
+        this.#o.world.acceptedChats.push({ offerId: offer.id, senderId: this.id, content });
         if (!(await delivered)) this.#recorder.error('chat.delivery', 'not delivered to the sender\'s own socket within 10 s');
         const other = offer.senderID === this.id ? offer.receiverID : offer.senderID;
         this.#o.world.nudge(other);
@@ -522,7 +534,7 @@ export class Member {
       path: CHAT_HUB.path,
       transports: [...CHAT_HUB.transports],
       query: { [CHAT_HUB.offerParam]: String(offerId), [CHAT_HUB.tokenParam]: this.token },
-      extraHeaders: { origin: client.base.origin },
+      extraHeaders: { origin: client.base.origin, ...client.traceHeaders('GET', CHAT_HUB.path) },
       reconnection: false,
       forceNew: true,
       // engine.io passes these on to the websocket (node only): this member's own source address.

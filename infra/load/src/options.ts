@@ -16,9 +16,14 @@ export interface LoadOptions {
   /** Most photos a listing gets (each gets 1 to this many). */
   photosMax: number;
   smoke: boolean;
+  /** With `--traces`: Jaeger's query API, asked after the run for every request's trace. */
+  traces?: string;
 }
 
-export const USAGE = `npm run load -- [--members 300] [--minutes 5] [--url http://localhost:8080] [--seed 25] [--think 5] [--premium 0.25] [--smoke]
+/** Jaeger under `npm start` (infra/local stores.ts JAEGER_FIXED_PORTS). */
+const JAEGER_URL = 'http://127.0.0.1:16686';
+
+export const USAGE = `npm run load -- [--members 300] [--minutes 5] [--url http://localhost:8080] [--seed 25] [--think 5] [--premium 0.25] [--smoke] [--traces [URL]]
   --members N   simulated members (default 300)
   --minutes M   how long they visit (default 5; decimals allowed)
   --url U       the platform's origin (default http://localhost:8080)
@@ -26,15 +31,23 @@ export const USAGE = `npm run load -- [--members 300] [--minutes 5] [--url http:
   --think T     mean seconds a member thinks between actions (default 5)
   --premium P   share of members that take Premium at sign-up (default 0.25; smoke 0.5)
   --smoke       20 members for 30 seconds, 1 s think times, half with Premium, one photo a listing
-                (npm test's smoke run)`;
+                (npm test's smoke run)
+  --traces [U]  give every request a trace of its own and afterwards ask Jaeger's query API
+                (default ${JAEGER_URL}) for them: the share of complete traces (no orphan spans)`;
 
 /** Parses the arguments; throws with a message for anything it does not know. */
 export function parseOptions(argv: readonly string[]): LoadOptions {
   const smoke = argv.includes('--smoke');
   const values = new Map<string, string>();
+  let traces: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--smoke') continue;
+    if (arg === '--traces' || arg.startsWith('--traces=')) {
+      const inline = arg.split('=', 2)[1];
+      traces = inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i]! : JAEGER_URL);
+      continue;
+    }
     const [name, inline] = arg.split('=', 2) as [string, string | undefined];
     if (!['--members', '--minutes', '--url', '--seed', '--think', '--premium'].includes(name)) throw new Error(`unknown option ${arg}`);
     const value = inline ?? argv[++i];
@@ -51,10 +64,13 @@ export function parseOptions(argv: readonly string[]): LoadOptions {
   const members = number('members', smoke ? 20 : 300, (n) => Number.isInteger(n) && n >= 1 && n <= 60_000);
   const seconds = number('minutes', smoke ? 0.5 : 5, (n) => n > 0 && n <= 24 * 60) * 60;
   const url = values.get('url') ?? 'http://localhost:8080';
-  try {
-    new URL(url);
-  } catch {
-    throw new Error(`--url: ${url} is not a URL`);
+  for (const [name, value] of [['url', url], ['traces', traces]] as const) {
+    if (value === undefined) continue;
+    try {
+      new URL(value);
+    } catch {
+      throw new Error(`--${name}: ${value} is not a URL`);
+    }
   }
   return {
     url,
@@ -69,5 +85,6 @@ export function parseOptions(argv: readonly string[]): LoadOptions {
     // A smoke run checks that every step works, not the photo pipeline's capacity: one photo each.
     photosMax: smoke ? 1 : 3,
     smoke,
+    ...(traces && { traces }),
   };
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, isLoopbackHost, memberAddress } from './client.ts';
-import { Member, World } from './member.ts';
+import { Member, World, type AcceptedChat } from './member.ts';
 import { memberSeed, seededRandom } from './mix.ts';
 import type { LoadOptions } from './options.ts';
 import { makePhotos } from './photos.ts';
@@ -14,8 +14,22 @@ import { findPlatform, machineCpu, monitorProcesses, type ProcessUsage } from '.
 import { processTable, reasonList, stepTable } from './report.ts';
 import { Recorder, type StepSummary } from './stats.ts';
 import { REQUIRED_STEPS, STEP_ORDER } from './steps.ts';
+import { measureTraces, TraceLog, type TraceShare } from './traces.ts';
 
+export { MEMBER_PASSWORD, type AcceptedChat } from './member.ts';
 export { parseOptions, type LoadOptions } from './options.ts';
+
+/** A simulated member as the run leaves it: to sign in as afterwards (chaos's checks). */
+export interface RunMember {
+  id: string;
+  email: string;
+  premium: boolean;
+}
+
+export interface LoadHooks {
+  /** The accounts are made and the members start arriving (chaos starts killing). */
+  runStarted?(): void;
+}
 
 export interface LoadResult {
   options: LoadOptions;
@@ -40,12 +54,17 @@ export interface LoadResult {
   /** The whole machine over the run, in percent of all cores: others' work included. */
   machineBusy: number;
   cores: number;
+  /** The members that signed up, and every chat message the platform accepted from them. */
+  members: RunMember[];
+  acceptedChats: AcceptedChat[];
+  /** With `--traces`: the share of the run's requests that gave one complete trace. */
+  traces?: TraceShare;
 }
 
 /** Accounts made at once before the run: sign-ups are a one-off, not what members do all day. */
 const SIGN_UP_AT_ONCE = 6;
 
-export async function runLoad(options: LoadOptions, log: (line: string) => void = () => {}): Promise<LoadResult> {
+export async function runLoad(options: LoadOptions, log: (line: string) => void = () => {}, hooks: LoadHooks = {}): Promise<LoadResult> {
   const base = new URL(options.url);
   const probe = await fetch(new URL('/api/category', base)).catch((err: unknown) => {
     throw new Error(`no platform at ${base.origin}: ${(err as Error).message}`);
@@ -58,13 +77,14 @@ export async function runLoad(options: LoadOptions, log: (line: string) => void 
   const platform = findPlatform(base);
   log(platform.length ? `platform processes: ${platform.map((p) => `${p.name} (${p.pid})`).join(', ')}` : 'the platform does not run on this machine (or was not found): no process table');
   const loopback = isLoopbackHost(base);
+  const traceLog = options.traces ? new TraceLog() : undefined;
   const premiumEvery = options.premiumShare > 0 ? Math.max(1, Math.round(1 / options.premiumShare)) : 0;
   const members = Array.from(
     { length: options.members },
     (_, n) =>
       new Member({
         n,
-        client: new Client(base, loopback ? memberAddress(n) : undefined),
+        client: new Client(base, loopback ? memberAddress(n) : undefined, traceLog),
         rng: seededRandom(memberSeed(options.seed, n)),
         world,
         photos,
@@ -99,6 +119,7 @@ export async function runLoad(options: LoadOptions, log: (line: string) => void 
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
+  hooks.runStarted?.();
   ready.sort((a, b) => a.n - b.n);
   const runs = ready.map((member, i) =>
     sleep((options.rampMs * i) / ready.length).then(() =>
@@ -123,6 +144,11 @@ export async function runLoad(options: LoadOptions, log: (line: string) => void 
     return out;
   };
   const signUpSteps = signUpRecorder.summary(signUpSeconds, STEP_ORDER);
+  let traces: TraceShare | undefined;
+  if (options.traces && traceLog) {
+    log(`asking Jaeger (${options.traces}) for the traces of ${traceLog.sent.length} requests`);
+    traces = await measureTraces(options.traces, traceLog, { say: log });
+  }
   return {
     options,
     signUp: { seconds: signUpSeconds, steps: signUpSteps },
@@ -139,6 +165,9 @@ export async function runLoad(options: LoadOptions, log: (line: string) => void 
     generatorCpu: ((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100,
     machineBusy: machine.stop(),
     cores: availableParallelism(),
+    members: ready.filter((m) => m.id).map((m) => ({ id: m.id, email: m.email, premium: m.premium })),
+    acceptedChats: world.acceptedChats,
+    ...(traces && { traces }),
   };
 }
 
@@ -160,6 +189,13 @@ export function formatResult(r: LoadResult): string {
   if (r.missing.length) lines.push(`Never ran: ${r.missing.join(', ')}.`);
   lines.push('');
   if (r.processes.length) lines.push('The platform\'s processes during the run (a service with its own children; 100 % = one core):', '', processTable(r.processes), '');
+  if (r.traces) {
+    const t = r.traces;
+    lines.push(
+      `Traces: ${t.complete} of ${t.requests} requests (${t.percent.toFixed(2)} %) gave one complete trace (every span's parent in it), ${t.spans} spans, Jaeger asked for ${t.waitedSeconds.toFixed(0)} s.${t.reasons.size ? `\n${reasonList(t.reasons)}` : ''}`,
+      '',
+    );
+  }
   lines.push(
     `Load generator (this process): ${r.generatorCpu.toFixed(1)} % of a core. Machine: ${r.machineBusy.toFixed(0)} % busy over ${r.cores} cores during the run (everything on it, not only the platform).`,
   );

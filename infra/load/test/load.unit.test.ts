@@ -8,6 +8,7 @@ import { listeningInodes, parseStat } from '../src/procs.ts';
 import { meetsGoal, stepTable } from '../src/report.ts';
 import { percentile, Recorder } from '../src/stats.ts';
 import { REQUIRED_STEPS } from '../src/steps.ts';
+import { incompleteReason, isTracedPath, TraceLog, type JaegerTrace } from '../src/traces.ts';
 
 describe('percentile (nearest rank)', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -127,6 +128,15 @@ describe('the command line', () => {
     expect(() => parseOptions(['--url', 'nope'])).toThrow('not a URL');
   });
 
+  it('--traces asks Jaeger under npm start, or the URL given', () => {
+    expect(parseOptions([]).traces).toBeUndefined();
+    expect(parseOptions(['--traces']).traces).toBe('http://127.0.0.1:16686');
+    expect(parseOptions(['--traces', '--members', '3'])).toMatchObject({ traces: 'http://127.0.0.1:16686', members: 3 });
+    expect(parseOptions(['--traces', 'http://127.0.0.1:9999']).traces).toBe('http://127.0.0.1:9999');
+    expect(parseOptions(['--traces=http://127.0.0.1:9998']).traces).toBe('http://127.0.0.1:9998');
+    expect(() => parseOptions(['--traces=nope'])).toThrow('not a URL');
+  });
+
   it('the smoke run requires the issue\'s steps', () => {
     expect(REQUIRED_STEPS).toEqual(expect.arrayContaining(['signin.login', 'search.browse', 'search.keywords', 'wishlist.add', 'listing.create', 'offer.send', 'chat.delivery', 'offer.accept', 'offer.confirm', 'review.add']));
   });
@@ -152,5 +162,34 @@ describe('what is read from /proc', () => {
     const addresses = Array.from({ length: 600 }, (_, n) => memberAddress(n));
     expect(new Set(addresses).size).toBe(600);
     for (const a of addresses) expect(a).toMatch(/^127\.1\.\d+\.(?!0$|255$)\d+$/);
+  });
+});
+
+describe('complete traces', () => {
+  const log = new TraceLog();
+  const header = log.header('GET', '/api/listing/6b08a947bc5abe20079db51b');
+  const [{ traceId, parentSpanId, what }] = log.sent as [TraceLog['sent'][number]];
+  const span = (spanID: string, parent?: string) => ({ spanID, references: parent ? [{ refType: 'CHILD_OF', traceID: traceId, spanID: parent }] : [] });
+  const trace = (...spans: ReturnType<typeof span>[]): JaegerTrace => ({ traceID: traceId, spans });
+
+  it('gives every traced request a sampled traceparent of its own', () => {
+    expect(header).toBe(`00-${traceId}-${parentSpanId}-01`);
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(what).toBe('GET /api/listing/:id');
+    expect(isTracedPath('/api/listing')).toBe(true);
+    expect(isTracedPath('/chathub/')).toBe(true);
+    expect(isTracedPath('/dev/mail/messages.json')).toBe(false);
+  });
+
+  it('is complete with one span under the request and every other span\'s parent in the trace', () => {
+    expect(incompleteReason(trace(span('e', parentSpanId), span('g', 'e'), span('s', 'g'), span('c', 's')), { parentSpanId })).toBeUndefined();
+  });
+
+  it('is not with an orphan, a second root, or nothing under the request', () => {
+    expect(incompleteReason(undefined, { parentSpanId })).toBe('not in Jaeger');
+    expect(incompleteReason(trace(span('e', parentSpanId), span('c', 'lost')), { parentSpanId })).toMatch(/^orphan span/);
+    expect(incompleteReason(trace(span('e', parentSpanId), span('r')), { parentSpanId })).toMatch(/^orphan span/);
+    expect(incompleteReason(trace(span('g', 'e')), { parentSpanId })).toMatch(/^orphan span/);
+    expect(incompleteReason(trace(span('e', parentSpanId), span('f', parentSpanId)), { parentSpanId })).toBe('2 spans under the request');
   });
 });

@@ -67,7 +67,15 @@ export interface RunningService {
   /** 1, 2…: which instance of the service (the clustered mode runs several). */
   replica: number;
   url: string;
+  /** The instance's process (a new one after `restart`). */
   child: ChildProcess;
+  /** SIGKILL, as a crash (chaos): resolves once the process is gone. */
+  kill(): Promise<void>;
+  /**
+   * Starts the instance again after it exited (same port, environment and log file); resolves
+   * once it is spawned, not once it answers: the caller waits for /healthz or /readyz.
+   */
+  restart(): void;
 }
 
 export interface Platform {
@@ -257,7 +265,7 @@ function startService(
   const upstreams = Object.fromEntries(domainServices.map((d) => [upstreamVariable(d), ports[d]!.map((p) => `http://127.0.0.1:${p}`).join(',')]));
   // Not the test runner's own variables: a service under `npm test` runs as under `npm start`.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'NODE_ENV' && key !== 'TEST'));
-  const child = spawnChild(process.execPath, ['src/main.ts'], {
+  const spawnInstance = () => spawnChild(process.execPath, ['src/main.ts'], {
     cwd: join(servicesDir, name),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -285,19 +293,40 @@ function startService(
       ...(local.otlp && { OTEL_EXPORTER_OTLP_ENDPOINT: local.otlp, OTEL_METRICS_EXPORTER: process.env.OTEL_METRICS_EXPORTER ?? 'none' }),
     },
   });
-  const file = createWriteStream(join(logDir, `${label}.log`), { flags: 'a' });
   const tail: string[] = [];
-  onOutputLines(child, (line) => {
-    file.write(`${line}\n`);
-    tail.push(line);
-    if (tail.length > 20) tail.shift();
-    opts.onServiceLine?.(label, line);
-  });
-  child.once('close', () => file.end());
-  child.once('exit', (code, sig) => {
-    if (reportExit()) opts.onServiceExit?.(label, sig ?? `code ${code}`);
-  });
-  return { name, replica: instance.replica, url: `http://127.0.0.1:${instance.port}`, child, tail };
+  const watch = (child: ChildProcess) => {
+    const file = createWriteStream(join(logDir, `${label}.log`), { flags: 'a' });
+    onOutputLines(child, (line) => {
+      file.write(`${line}\n`);
+      tail.push(line);
+      if (tail.length > 20) tail.shift();
+      opts.onServiceLine?.(label, line);
+    });
+    child.once('close', () => file.end());
+    child.once('exit', (code, sig) => {
+      if (reportExit()) opts.onServiceExit?.(label, sig ?? `code ${code}`);
+    });
+    return child;
+  };
+  const service: StartedService = {
+    name,
+    replica: instance.replica,
+    url: `http://127.0.0.1:${instance.port}`,
+    child: watch(spawnInstance()),
+    tail,
+    async kill() {
+      const child = service.child;
+      if (hasExited(child)) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await gone;
+    },
+    restart() {
+      if (!hasExited(service.child)) throw new Error(`${label} still runs: kill it first`);
+      service.child = watch(spawnInstance());
+    },
+  };
+  return service;
 }
 
 async function waitHealthy(services: StartedService[], logDir: string, signal: AbortSignal | undefined) {

@@ -35,7 +35,18 @@ export interface Stores {
   kind: StoreKinds;
   /** With `natsNodes` > 1: the NATS cluster's nodes, each to kill and start again (tests, chaos). */
   natsCluster?: NatsCluster;
+  /** The stores this runner started as local servers (not from the environment, not containers, not a cluster), each to kill and start again (chaos). */
+  processes: Partial<Record<StoreName, StoreProcess>>;
   stop(): Promise<void>;
+}
+
+/** A store's server on this machine, started by this runner. */
+export interface StoreProcess {
+  running(): boolean;
+  /** SIGKILL, as a crash: resolves once the process is gone. */
+  kill(): Promise<void>;
+  /** Starts it again on its port and data; resolves once it answers its protocol's greeting. */
+  start(): Promise<void>;
 }
 
 export interface StartStoresOptions {
@@ -70,6 +81,8 @@ interface Started<K> {
   /** Per user, when the server was started with users (NATS only). */
   userUrls?: Record<string, string>;
   cluster?: NatsCluster;
+  /** A local server's process. */
+  process?: StoreProcess;
   stop(): Promise<void>;
 }
 
@@ -106,6 +119,7 @@ export async function startStores(opts: StartStoresOptions): Promise<Stores> {
     },
     kind: { mongo: mongo.value.kind, redis: redis.value.kind, nats: nats.value.kind },
     ...(nats.value.cluster && { natsCluster: nats.value.cluster }),
+    processes: Object.fromEntries(([['mongo', mongo.value], ['redis', redis.value], ['nats', nats.value]] as const).flatMap(([name, s]) => (s.process ? [[name, s.process]] : []))),
     stop,
   };
 }
@@ -188,25 +202,49 @@ async function startLocal(store: StoreName, opts: StartStoresOptions): Promise<S
   const { kind, bin, args } = localServer(store, dir, port);
   if (!bin) throw new Error(`${kind}: not found in .tools/bin or on the PATH; run \`npm run bootstrap\``);
 
-  const logFile = join(logDir, `${store}.log`);
-  const log = createWriteStream(logFile, { flags: 'a' });
-  const tail: string[] = [];
-  const child = spawnChild(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  onOutputLines(child, (line) => {
-    log.write(`${line}\n`);
-    tail.push(line);
-    if (tail.length > 15) tail.shift();
-  });
-  child.once('close', () => log.end());
-
   const url = `${scheme[store]}://127.0.0.1:${port}`;
-  try {
-    await waitReady(store, url, child);
-  } catch (err) {
-    await stopChild(child);
-    throw new Error(`${kind} (port ${port}) did not come up: ${(err as Error).message}\n  last output (${logFile}):\n    ${tail.join('\n    ')}`, { cause: err });
-  }
-  return { url, kind, stop: () => stopChild(child), ...(users && { userUrls: userUrls(url, users) }) };
+  const server = localStoreProcess(store, `${kind} (port ${port})`, bin, args, url, join(logDir, `${store}.log`));
+  await server.start();
+  return { url, kind, stop: server.stop, process: server, ...(users && { userUrls: userUrls(url, users) }) };
+}
+
+/**
+ * One store server as a child of this runner: started (resolving once it answers), killed as a
+ * crash, started again on the same arguments; its output appended to `logFile`.
+ */
+function localStoreProcess(store: StoreName, label: string, bin: string, args: readonly string[], url: string, logFile: string): StoreProcess & { stop(): Promise<void> } {
+  let child: ChildProcess | undefined;
+  const tail: string[] = [];
+  const running = () => !!child && !hasExited(child);
+  return {
+    running,
+    async start() {
+      if (running()) return;
+      const log = createWriteStream(logFile, { flags: 'a' });
+      const started = (child = spawnChild(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+      onOutputLines(started, (line) => {
+        log.write(`${line}\n`);
+        tail.push(line);
+        if (tail.length > 15) tail.shift();
+      });
+      started.once('close', () => log.end());
+      try {
+        await waitReady(store, url, started);
+      } catch (err) {
+        await stopChild(started);
+        throw new Error(`${label} did not come up: ${(err as Error).message}\n  last output (${logFile}):\n    ${tail.join('\n    ')}`, { cause: err });
+      }
+    },
+    async kill() {
+      if (!child || !running()) return;
+      const gone = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGKILL');
+      await gone;
+    },
+    stop: async () => {
+      if (child) await stopChild(child);
+    },
+  };
 }
 
 type NatsUsers = Record<string, string>;
@@ -533,40 +571,7 @@ async function startNatsClusterOnce(opts: NatsClusterOptions): Promise<NatsClust
 }
 
 function localNatsNode(name: string, bin: string, conf: string, url: string, logFile: string): NatsNode & { stop(): Promise<void> } {
-  let child: ChildProcess | undefined;
-  const tail: string[] = [];
-  const running = () => !!child && !hasExited(child);
-  return {
-    name,
-    url,
-    running,
-    async start() {
-      if (running()) return;
-      const log = createWriteStream(logFile, { flags: 'a' });
-      const started = (child = spawnChild(bin, ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] }));
-      onOutputLines(started, (line) => {
-        log.write(`${line}\n`);
-        tail.push(line);
-        if (tail.length > 15) tail.shift();
-      });
-      started.once('close', () => log.end());
-      try {
-        await waitReady('nats', url, started);
-      } catch (err) {
-        await stopChild(started);
-        throw new Error(`nats-server ${name} (${url}) did not come up: ${(err as Error).message}\n  last output (${logFile}):\n    ${tail.join('\n    ')}`, { cause: err });
-      }
-    },
-    async kill() {
-      if (!child || !running()) return;
-      const gone = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGKILL');
-      await gone;
-    },
-    stop: async () => {
-      if (child) await stopChild(child);
-    },
-  };
+  return { name, url, ...localStoreProcess('nats', `nats-server ${name} (${url})`, bin, ['-c', conf], url, logFile) };
 }
 
 /** Until a stream with a replica on every node can be made (and is removed again). */
