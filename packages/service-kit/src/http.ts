@@ -154,7 +154,10 @@ export function traceRequests(req: Request, res: Response, next: NextFunction) {
   const started = performance.now();
   const active = trace.setSpan(parent, span);
   context.bind(active, res);
-  res.once('finish', () => {
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
     const route = routes.get(req);
     const status = res.statusCode;
     if (route) {
@@ -170,9 +173,15 @@ export function traceRequests(req: Request, res: Response, next: NextFunction) {
       'http.response.status_code': status,
       ...(status >= 500 && { 'error.type': String(status) }),
     });
-  });
+  };
+  res.once('finish', end);
+  // A websocket upgrade handed on never finishes as HTTP: its proxy says when it is done.
+  res.once(UPGRADED, end);
   context.with(active, next);
 }
+
+/** Emitted on a response whose request was upgraded to a websocket and handed on (status 101): ends its server span. */
+export const UPGRADED = 'ruilplein:upgraded';
 
 /** A path's ids (numbers, hex and uuids) as `:id`, for span names that name the kind of request. */
 const withoutIds = (path: string) => path.replace(/\/(?:\d+|[0-9a-f-]{8,})(?=\/|$)/gi, '/:id');

@@ -21,6 +21,7 @@ import {
   nowMs,
   redisConfigSchema,
   traceRequests,
+  UPGRADED,
   trustedProxyHops,
   unauthorized,
   type Logger,
@@ -324,7 +325,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     proxyReq.setTimeout(config.UPSTREAM_TIMEOUT_MS, () => proxyReq.destroy(new UpstreamTimeout()));
     // From here on the socket carries websocket frames: no HTTP answer may be written to it.
     proxyReq.once('upgrade', () => {
-      upgraded.get(req)!.ex.res.statusCode = 101;
+      const { res } = upgraded.get(req)!.ex;
+      res.statusCode = 101;
+      // Its server span ends here: the response never finishes, and the upstream's spans name it as parent.
+      res.emit(UPGRADED);
     });
   });
   wsProxy.on('error', (err, req) => {
