@@ -455,33 +455,55 @@ export async function followStream(
   stream: string,
   options: { filterSubjects: readonly string[]; startSeq?: number; startTime?: string; headersOnly?: boolean },
 ): Promise<StreamFeed> {
-  const opts = consumerOpts();
-  opts.orderedConsumer();
-  opts.bindStream(stream);
-  for (const subject of options.filterSubjects) opts.filterSubject(subject);
-  if (options.startTime) opts.startTime(new Date(options.startTime));
-  else opts.startSequence(Math.max(1, options.startSeq ?? 1));
-  if (options.headersOnly) opts.headersOnly();
-  const sub = await bus.js.subscribe(options.filterSubjects[0]!, opts);
+  const subscribe = (from: { startSeq?: number; startTime?: string }) => {
+    const opts = consumerOpts();
+    opts.orderedConsumer();
+    opts.bindStream(stream);
+    for (const subject of options.filterSubjects) opts.filterSubject(subject);
+    if (from.startTime) opts.startTime(new Date(from.startTime));
+    else opts.startSequence(Math.max(1, from.startSeq ?? 1));
+    if (options.headersOnly) opts.headersOnly();
+    return bus.js.subscribe(options.filterSubjects[0]!, opts);
+  };
+  let sub = await subscribe(options);
+  let closing = false;
+  /** The stream sequence after the last message handed on: where a new subscription goes on. */
+  let next: number | undefined;
   // Each message's arrival is a consumer span (`receive <subject>`) in the publisher's trace: what
   // the reader then does with it runs in its own loop, outside any span the kit could hold open.
   async function* received() {
-    for await (const msg of sub) {
-      const parent = propagation.extract(ROOT_CONTEXT, fromMsgHeaders(msg.headers));
-      if (trace.getSpanContext(parent)) {
-        tracer.startSpan(`receive ${msg.subject}`, { kind: SpanKind.CONSUMER, attributes: { ...messagingAttributes(msg.subject), 'messaging.operation.type': 'receive', 'messaging.destination.subscription.name': stream } }, parent).end();
+    for (;;) {
+      try {
+        for await (const msg of sub) {
+          next = msg.seq + 1;
+          const parent = propagation.extract(ROOT_CONTEXT, fromMsgHeaders(msg.headers));
+          if (trace.getSpanContext(parent)) {
+            tracer.startSpan(`receive ${msg.subject}`, { kind: SpanKind.CONSUMER, attributes: { ...messagingAttributes(msg.subject), 'messaging.operation.type': 'receive', 'messaging.destination.subscription.name': stream } }, parent).end();
+          }
+          yield msg;
+        }
+        return;
+      } catch (err) {
+        // After NATS restarts, nats.js recreates an ordered consumer by sequence but keeps the start
+        // time it was made with, which the server refuses (10094), and ends the feed with this
+        // error. A new subscription from the next sequence goes on where it stopped.
+        if (closing || !isRecreateFailure(err)) throw err;
+        if (!sub.isClosed()) sub.unsubscribe();
+        sub = await subscribe(next === undefined ? options : { startSeq: next });
       }
-      yield msg;
     }
   }
   return {
     [Symbol.asyncIterator]: received,
     async close() {
+      closing = true;
       if (!sub.isClosed()) sub.unsubscribe();
       await sub.closed;
     },
   };
 }
+
+const isRecreateFailure = (err: unknown) => err instanceof NatsError && err.message.startsWith('unable to recreate ordered consumer');
 
 /** Messages parked on the dead-letter stream for one durable. */
 export async function deadLetterCount(bus: Bus, durable: string): Promise<number> {
