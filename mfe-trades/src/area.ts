@@ -8,6 +8,8 @@ export default {
     { path: 'offers', title: 'Ruilaanbiedingen' },
     { path: 'listing/:id/offer', title: 'Ruilaanbod doen', example: '/dashboard/listing/1/offer' },
     { path: 'tradeoffer/:id', title: 'Ruilaanbieding', example: '/dashboard/tradeoffer/1' },
+    // A swap chain suggested to the member (issue 24); the example is one that does not hold.
+    { path: 'ruilketen/:id', title: 'Ruilketen', example: '/dashboard/ruilketen/000000000000000000000000' },
   ],
   menu: [{ to: '/dashboard/offers', label: 'Ruilaanbiedingen', icon: 'arrow-left-right', order: 50, audience: 'member' }],
 } as const satisfies AreaDeclaration;

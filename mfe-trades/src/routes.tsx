@@ -7,6 +7,7 @@ import area from './area.ts';
 const OffersPage = lazy(() => import('./offers/OffersPage.tsx').then((m) => ({ default: m.OffersPage })));
 const CreateOfferPage = lazy(() => import('./create/CreateOfferPage.tsx').then((m) => ({ default: m.CreateOfferPage })));
 const OfferDetailPage = lazy(() => import('./detail/OfferDetailPage.tsx').then((m) => ({ default: m.OfferDetailPage })));
+const ChainPage = lazy(() => import('./chains/ChainPage.tsx').then((m) => ({ default: m.ChainPage })));
 
 /** The trades area; the shell mounts it at /dashboard, so the paths of area.ts are relative to that. */
 export default function TradesRoutes() {
@@ -17,6 +18,7 @@ export default function TradesRoutes() {
         offers: <OffersPage />,
         'listing/:id/offer': <CreateOfferPage />,
         'tradeoffer/:id': <OfferDetailPage />,
+        'ruilketen/:id': <ChainPage />,
       }}
     />
   );

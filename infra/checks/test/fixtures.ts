@@ -215,4 +215,9 @@ export const FIXTURES: Record<string, Fixture> = {
   // the route's access (404); the two-parties rule is tested in services/chat/test.
   'GET /api/chat/:offerId': { samples: () => [{ name: 'unknown offer', params: { offerId: String(NO_OFFER) } }] },
   'POST /api/chat/send': { samples: () => [{ name: 'unknown offer', body: { tradeOfferId: NO_OFFER, content: 'Hallo' } }] },
+  // Issue 24: the caller's own chains (none among the demo's wishes: an empty list for every member).
+  'GET /api/chain/suggestions': { samples: () => [{ name: "the caller's chains" }] },
+  // A well-formed chain id nobody's wishes make: 404 for every member (the route let them through),
+  // and no proposal reaches trade; real proposals are services/chain's tests.
+  'POST /api/chain/:id/propose': { samples: () => [{ name: 'a chain nobody has', params: { id: 'ab'.repeat(12) } }] },
 };

@@ -1,18 +1,33 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Heart } from 'lucide-react';
-import { wishlistApi, type WishlistEntry } from '@ruilplein/contracts/browser';
-import { ApiError, EmptyState, Loaded, Page, request, useApi, useConfirm } from '@ruilplein/ui';
+import { chainApi, wishlistApi, type WishlistEntry } from '@ruilplein/contracts/browser';
+import { ApiError, EmptyState, Loaded, Page, request, useApi, useConfirm, useSession } from '@ruilplein/ui';
 import { Link } from 'react-router-dom';
 import { Notice, type NoticeValue } from '../my-listings/Notice.tsx';
 import { invalidateListingData } from '../my-listings/queries.ts';
 import { ListingThumbnail } from '../common/ListingCard.tsx';
 import * as tileStyles from '../my-listings/ListingTile.module.css';
+import { chainHolding, chainNote, type Chain } from './chains.ts';
 import * as styles from './WishlistPage.module.css';
+
+/** 'In een ruilketen met Bram en Cas' under a listing that is in one of the member's swap chains (issue 24). */
+function ChainLine({ chains, listingId }: { chains: readonly Chain[] | undefined; listingId: string }) {
+  const { user } = useSession();
+  const chain = chains && chainHolding(chains, listingId);
+  if (!chain) return null;
+  return (
+    <p className={styles.chain} data-testid="wishlist-chain">
+      <Link to={`/dashboard/ruilketen/${chain.id}`}>{chainNote(chain, user?.id)}</Link>
+    </p>
+  );
+}
 
 /** /dashboard/wishlist, 'Mijn Verlanglijstje' (spec 2 §2): the listings the member keeps an eye on. */
 export function WishlistPage() {
   const entries = useApi(wishlistApi.my);
+  // One request for the whole page; without an answer (no chains service) the lines stay away.
+  const chains = useApi(chainApi.suggestions);
   const queries = useQueryClient();
   const [dialog, confirm] = useConfirm();
   const [notice, setNotice] = useState<NoticeValue | null>(null);
@@ -63,6 +78,7 @@ export function WishlistPage() {
                         <Link to={`/dashboard/listing/${encodeURIComponent(entry.listing.id)}`}>{entry.listing.title}</Link>
                       </h2>
                       <p className={tileStyles.description}>{entry.listing.description}</p>
+                      <ChainLine chains={chains.data} listingId={entry.listing.id} />
                     </div>
                   </article>
                 </li>

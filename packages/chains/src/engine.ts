@@ -557,6 +557,16 @@ export class ChainEngine {
   }
 
   /**
+   * One chain by id that holds and is visible at `now`, whether or not a proposal holds one of its
+   * listings (`reserved`): tells "taken by another proposal" from "gone".
+   */
+  held(id: string, now: number): (ChainSuggestion & { reserved: boolean }) | null {
+    const c = this.cycles.get(id);
+    if (!c || c.visibleFrom > now) return null;
+    return { ...this.describe(c), reserved: c.listings.some((l) => this.lReserved[l] !== 0) };
+  }
+
+  /**
    * A proposal opened for this chain: its listings leave every other suggestion until `release`.
    * False when the chain does not hold at `now` or one of its listings is already reserved (two
    * proposals racing for one listing: the second loses).

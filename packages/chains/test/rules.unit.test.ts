@@ -199,7 +199,10 @@ describe('reservations: a listing is in at most one open proposal', () => {
     // The pair shares la: it cannot be reserved while the ring is.
     expect(engine.reserve(pair!.id, NOW)).toBe(false);
     expect(engine.chain(pair!.id, NOW)).toBeNull();
+    // held: still there, but taken (the chain service answers 409, not 404).
+    expect(engine.held(pair!.id, NOW)).toMatchObject({ id: pair!.id, reserved: true });
     engine.release(ringId);
+    expect(engine.held(pair!.id, NOW)).toMatchObject({ id: pair!.id, reserved: false });
     expect(engine.suggestionsFor('a', NOW)).toHaveLength(2);
     expect(engine.reserve(pair!.id, NOW)).toBe(true);
     expect(ids(engine, 'b')).toEqual([]);
@@ -210,6 +213,8 @@ describe('reservations: a listing is in at most one open proposal', () => {
     engine.upsertListing('lb', listing('b', { active: false }));
     expect(engine.reserve(found[0]!.id, NOW)).toBe(false);
     expect(engine.reserve('nope', NOW)).toBe(false);
+    expect(engine.held(found[0]!.id, NOW)).toBeNull();
+    expect(engine.held('nope', NOW)).toBeNull();
     engine.release('nope');
   });
 });

@@ -54,3 +54,7 @@ export * from './payment/queries.ts';
 export * from './notification/rules.ts';
 export * from './notification/refs.ts';
 export * from './notification/routes.ts';
+
+export * from './chain/rules.ts';
+export * from './chain/refs.ts';
+export * from './chain/routes.ts';

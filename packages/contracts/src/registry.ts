@@ -7,6 +7,7 @@
 import { adminUserRoutes, authRoutes, blockRoutes, geoRoutes, userRoutes } from './auth/routes.ts';
 import { authEvents } from './auth/events.ts';
 import { authQueries } from './auth/queries.ts';
+import { chainRoutes } from './chain/routes.ts';
 import { chatEvents } from './chat/events.ts';
 import { chatQueries } from './chat/queries.ts';
 import { chatRoutes } from './chat/routes.ts';
@@ -123,6 +124,17 @@ export const registry = {
         'notification-trade': 'trade',
       },
     },
+  },
+  chain: {
+    name: 'chain',
+    port: 8108,
+    prefixes: ['/api/chain/*'],
+    routes: { chain: chainRoutes },
+    // Nothing of its own to announce: proposals become trade offers (rpc.trade.chain.propose).
+    events: {},
+    queries: {},
+    // One instance keeps the want graph: listings and wishes, members and blocks, offers that end.
+    nats: { durables: { 'chain-listings': 'listing', 'chain-members': 'auth', 'chain-offers': 'trade' } },
   },
 } satisfies Record<ServiceName, ServiceEntry>;
 

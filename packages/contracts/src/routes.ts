@@ -3,7 +3,7 @@ import type { z } from 'zod';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The deployables behind the gateway that own routes, events and queries (docs/architecture.md). */
-export const SERVICE_NAMES = ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment', 'notification'] as const;
+export const SERVICE_NAMES = ['auth', 'listing', 'trade', 'chat', 'moderation', 'payment', 'notification', 'chain'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /**

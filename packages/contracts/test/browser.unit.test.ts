@@ -48,6 +48,7 @@ describe('@ruilplein/contracts/browser', () => {
       moderation: browser.moderationApi,
       payment: browser.paymentApi,
       notification: browser.notificationApi,
+      chain: browser.chainApi,
     };
     const refOf = (r: RouteDef) => ({
       service: r.service,

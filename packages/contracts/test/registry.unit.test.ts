@@ -66,7 +66,7 @@ describe('the registry', () => {
   });
 
   it('keeps the ports of npm start', () => {
-    expect(localPorts).toEqual({ gateway: 8100, auth: 8101, listing: 8102, trade: 8103, chat: 8104, moderation: 8105, payment: 8106, notification: 8107 });
+    expect(localPorts).toEqual({ gateway: 8100, auth: 8101, listing: 8102, trade: 8103, chat: 8104, moderation: 8105, payment: 8106, notification: 8107, chain: 8108 });
   });
 
   it('event payloads about a member carry its version', () => {

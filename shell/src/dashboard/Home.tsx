@@ -3,6 +3,7 @@ import { buttonClass, Loaded, Page, useSession } from '@ruilplein/ui';
 import * as styles from './Home.module.css';
 import * as stats from './stats.module.css';
 import { WarningNotice } from '../notifications/index.ts';
+import { Chains } from './Chains.tsx';
 import { FirstSteps } from './FirstSteps.tsx';
 import { Trending } from './Trending.tsx';
 import { formatRating, statsFailed, useStats } from './useStats.ts';
@@ -43,6 +44,7 @@ export function DashboardHome() {
       <WarningNotice />
       <FirstSteps />
       <Trending userId={user.id} />
+      <Chains userId={user.id} />
       <div className={styles.tiles}>
         <Achievements userId={user.id} />
         <section className={styles.tile} aria-labelledby="tile-wishlist">

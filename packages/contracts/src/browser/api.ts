@@ -7,6 +7,8 @@ import { adminUserRefs, authRefs, blockRefs, geoRefs, userRefs } from '../auth/r
 import type { categoryRoutes, listingRoutes, savedSearchRoutes, wishlistRoutes } from '../listing/routes.ts';
 import { categoryRefs, listingRefs, savedSearchRefs, wishlistRefs } from '../listing/refs.ts';
 import type { RouteDef } from '../routes.ts';
+import type { chainRoutes } from '../chain/routes.ts';
+import { chainRefs } from '../chain/refs.ts';
 import type { chatRoutes } from '../chat/routes.ts';
 import { chatRefs } from '../chat/refs.ts';
 import type { moderationRoutes } from '../moderation/routes.ts';
@@ -42,3 +44,4 @@ export const chatApi = chatRefs as unknown as Refs<typeof chatRoutes>;
 export const moderationApi = moderationRefs as unknown as Refs<typeof moderationRoutes>;
 export const paymentApi = paymentRefs as unknown as Refs<typeof paymentRoutes>;
 export const notificationApi = notificationRefs as unknown as Refs<typeof notificationRoutes>;
+export const chainApi = chainRefs as unknown as Refs<typeof chainRoutes>;

@@ -15,6 +15,7 @@ export * from '../moderation/rules.ts';
 export * from '../payment/rules.ts';
 export * from '../payment/after-cancel.ts';
 export * from '../notification/rules.ts';
+export * from '../chain/rules.ts';
 export * from './route-ref.ts';
 export * from './api.ts';
 export type { ServiceName } from '../routes.ts';
