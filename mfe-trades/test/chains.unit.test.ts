@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chainById, othersOf, proposeQuestion, ringLine, ringSentences, type ChainSuggestion } from '../src/chains/ring.ts';
+import { otherMembers as othersOf, ringLine } from '@ruilplein/contracts/browser';
+import { chainById, proposeQuestion, ringSentences, type ChainSuggestion } from '../src/chains/ring.ts';
 
 const [anna, bram, cas] = ['a', 'b', 'c'].map((c) => c.repeat(24)) as [string, string, string];
 const member = (userId: string, firstName: string, gives: [string, string], receives: [string, string]) => ({

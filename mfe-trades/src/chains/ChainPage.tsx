@@ -5,11 +5,11 @@
 import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { CHAIN_ID_PATTERN, CHAIN_MESSAGES, chainApi } from '@ruilplein/contracts/browser';
+import { CHAIN_ID_PATTERN, CHAIN_MESSAGES, chainApi, otherMembers, ringLine } from '@ruilplein/contracts/browser';
 import { ApiError, apiKey, buttonClass, formatDistance, Loaded, Page, request, useApi, useConfirm, useSession } from '@ruilplein/ui';
 import { Notice, type NoticeValue } from '../common/Notice.tsx';
 import { RingDrawing } from './RingDrawing.tsx';
-import { chainById, othersOf, proposeQuestion, receiverOf, ringLine, type ChainSuggestion } from './ring.ts';
+import { chainById, proposeQuestion, receiverOf, type ChainSuggestion } from './ring.ts';
 import * as styles from './ChainPage.module.css';
 
 const TITLE = 'Ruilketen';
@@ -59,7 +59,7 @@ function Propose({ chain, me }: { chain: ChainSuggestion; me: string | undefined
   return (
     <section className={styles.actions} aria-label="Voorstellen" data-testid="chain-propose">
       <Notice notice={notice} testId="chain-notice" />
-      <p className={styles.explain}>Stel de ruilketen voor: {othersOf(chain, me)} krijgen een melding. Gaat iedereen akkoord, dan spreken jullie in de groepschat af hoe jullie ruilen.</p>
+      <p className={styles.explain}>Stel de ruilketen voor: {otherMembers(chain, me)} krijgen een melding. Gaat iedereen akkoord, dan spreken jullie in de groepschat af hoe jullie ruilen.</p>
       <div>
         <button type="button" className={buttonClass()} disabled={propose.isPending} aria-busy={propose.isPending} onClick={() => void ask()}>
           Voorstel doen

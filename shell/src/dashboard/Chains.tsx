@@ -2,7 +2,7 @@
 // each, with what they give and receive and a link to the chain's page in the trades remote. The
 // shell's own small tile, like 'Trending in je buurt': the trades remote exposes pages, not parts.
 import { Link } from 'react-router-dom';
-import { chainApi, type ResponseOf } from '@ruilplein/contracts/browser';
+import { chainApi, ringLine, type ResponseOf } from '@ruilplein/contracts/browser';
 import { EmptyState, Loaded, useApi } from '@ruilplein/ui';
 import * as styles from './Chains.module.css';
 
@@ -10,15 +10,6 @@ type Chain = ResponseOf<typeof chainApi.suggestions>[number];
 
 /** How many chains the dashboard shows (the answer comes best first). */
 const SHOWN = 3;
-
-/** The ring once round from the member: 'Jij → Bram → Cas → jij' (the chain page's line too). */
-function ringLine(chain: Chain, me: string): string {
-  const n = chain.participants.length;
-  const start = Math.max(0, chain.participants.findIndex((p) => p.userId === me));
-  const ring = chain.participants.map((_, i) => chain.participants[(start + i) % n]!);
-  const first = ring[0]!;
-  return [...ring.map((p) => (p.userId === me ? 'Jij' : p.firstName)), first.userId === me ? 'jij' : first.firstName].join(' → ');
-}
 
 function ChainLine({ chain, me }: { chain: Chain; me: string }) {
   const mine = chain.participants.find((p) => p.userId === me);
