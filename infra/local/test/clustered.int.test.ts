@@ -27,7 +27,7 @@ beforeAll(async () => {
       if (id) logged.set(label, [...(logged.get(label) ?? []), id]);
     },
   });
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await platform?.stop();

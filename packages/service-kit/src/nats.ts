@@ -132,7 +132,11 @@ export async function ensureStream(bus: Bus, name: string, subjects = [`${name}.
   await whileJetStreamBusy(() => ensureStreamOnce(bus, name, subjects, logger), `stream ${name}`, logger);
 }
 
-const JETSTREAM_BUSY_ATTEMPTS = 4;
+/**
+ * Up to about a minute: a three-node JetStream placing every service's streams and consumers at
+ * once on two busy cores answered one consumer step only after four 5 s timeouts (a CI run).
+ */
+const JETSTREAM_BUSY_ATTEMPTS = 10;
 /** JetStream not (yet) answering: no meta or stream leader (a cluster starting or electing). */
 const JETSTREAM_UNAVAILABLE = 10008;
 
@@ -150,7 +154,7 @@ async function whileJetStreamBusy<T>(step: () => Promise<T>, what: string, logge
       const busy = err instanceof NatsError && (err.code === ErrorCode.Timeout || err.code === ErrorCode.JetStreamNotEnabled || apiErrorCode(err) === JETSTREAM_UNAVAILABLE);
       if (!busy || attempt >= JETSTREAM_BUSY_ATTEMPTS) throw err;
       logger?.warn({ err, attempt }, `JetStream busy setting up ${what}; trying again`);
-      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 250 * attempt)));
     }
   }
 }
