@@ -1,16 +1,15 @@
 // A three-party offer (a swap chain, issue 24) on /dashboard/tradeoffer/:id: each member with what
 // they give to whom and where they stand, what the viewer can do now (accept or reject, withdraw as
 // its proposer, confirm, then review the member who gave to them) and the group chat.
-import { useId, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { tradeApi, type Offer, type OfferResponse } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, buttonClass, formatDate, request, useConfirm, useSession } from '@ruilplein/ui';
+import { useId } from 'react';
+import { type Offer, type OfferResponse } from '@ruilplein/contracts/browser';
+import { buttonClass, formatDate, useSession } from '@ruilplein/ui';
 import { Chat } from '../chat/Chat.tsx';
 import { ItemThumb } from '../common/ItemThumb.tsx';
-import { Notice, type NoticeValue } from '../common/Notice.tsx';
+import { Notice } from '../common/Notice.tsx';
 import { Party } from '../common/Party.tsx';
-import { invalidateTradeData } from '../common/queries.ts';
 import { StatusBadge } from '../common/StatusBadge.tsx';
+import { useOfferActions, type Question } from './offer-actions.ts';
 import { ReviewSection } from './Review.tsx';
 import * as styles from './OfferDetail.module.css';
 
@@ -19,13 +18,11 @@ type ChainOffer = Offer & { participants: Participant[] };
 
 export const isChainOffer = (offer: Offer): offer is ChainOffer => !!offer.participants?.length;
 
-const QUESTIONS: Record<OfferResponse, { message: string; confirmLabel: string; danger: boolean; done: string }> = {
+const QUESTIONS: Record<OfferResponse, Question> = {
   Accepted: { message: 'Weet je zeker dat je deze ruilketen wilt accepteren?', confirmLabel: 'Accepteren', danger: false, done: 'Je hebt de ruilketen geaccepteerd.' },
   Rejected: { message: 'Weet je zeker dat je deze ruilketen wilt afwijzen? Dan gaat hij voor iedereen niet door.', confirmLabel: 'Afwijzen', danger: true, done: 'Je hebt de ruilketen afgewezen.' },
   Cancelled: { message: 'Weet je zeker dat je deze ruilketen wilt intrekken?', confirmLabel: 'Intrekken', danger: true, done: 'Je hebt de ruilketen ingetrokken.' },
 };
-
-const failureOf = (err: unknown) => (err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : 'Er ging iets mis. Probeer het later opnieuw.');
 
 const titles = (p: Participant, key: 'gives' | 'receives') => p[key].map((i) => i.title).join(', ') || 'niets';
 
@@ -55,53 +52,11 @@ function Member({ offer, p, me }: { offer: ChainOffer; p: Participant; me: strin
 }
 
 function ChainActions({ offer, me }: { offer: ChainOffer; me: Participant }) {
-  const queries = useQueryClient();
-  const [dialog, confirm] = useConfirm();
-  const [notice, setNotice] = useState<NoticeValue | null>(null);
-  const id = String(offer.id);
-  const settle = (updated?: Offer) => {
-    if (updated) queries.setQueryData(apiQuery(tradeApi.get, { params: { id } }).queryKey, updated);
-    return invalidateTradeData(queries);
-  };
-  const respond = useMutation({
-    mutationFn: (status: OfferResponse) => request(tradeApi.respond, { params: { id }, query: { status } }),
-    onSuccess: (updated, status) => {
-      setNotice({ ok: true, message: QUESTIONS[status].done });
-      return settle(updated);
-    },
-    onError: (err) => {
-      console.warn('Ruilketen beantwoorden mislukt', err);
-      setNotice({ ok: false, message: failureOf(err) });
-      return settle();
-    },
-  });
-  const confirmTrade = useMutation({
-    mutationFn: () => request(tradeApi.confirm, { params: { id } }),
-    onSuccess: (updated) => {
-      setNotice({ ok: true, message: updated.status === 'Completed' ? 'De ruilketen is voltooid!' : 'Je hebt de ruil bevestigd.' });
-      return settle(updated);
-    },
-    onError: (err) => {
-      console.warn('Bevestigen mislukt', err);
-      setNotice({ ok: false, message: failureOf(err) });
-      return settle();
-    },
-  });
-  const ask = async (status: OfferResponse) => {
-    const question = QUESTIONS[status];
-    if (!(await confirm(question.message, question))) return;
-    setNotice(null);
-    respond.mutate(status);
-  };
+  const { dialog, notice, ask, askConfirm: confirmAsking, busy } = useOfferActions(offer, { questions: QUESTIONS, completed: 'De ruilketen is voltooid!' });
   const giver = offer.participants.find((p) => p.id === me.receivesFrom);
   const receiver = offer.participants.find((p) => p.id === me.givesTo);
-  const askConfirm = async () => {
-    const text = `Heb je ${titles(me, 'gives')} aan ${receiver?.firstName ?? 'de ander'} gegeven en ${titles(me, 'receives')} van ${giver?.firstName ?? 'de ander'} gekregen? Als iedereen bevestigt, is de ruilketen voltooid.`;
-    if (!(await confirm(text, { confirmLabel: 'Ruil bevestigen' }))) return;
-    setNotice(null);
-    confirmTrade.mutate();
-  };
-  const busy = respond.isPending || confirmTrade.isPending;
+  const askConfirm = () =>
+    confirmAsking(`Heb je ${titles(me, 'gives')} aan ${receiver?.firstName ?? 'de ander'} gegeven en ${titles(me, 'receives')} van ${giver?.firstName ?? 'de ander'} gekregen? Als iedereen bevestigt, is de ruilketen voltooid.`);
   const proposer = me.id === offer.senderID;
   const waitingFor = offer.participants.filter((p) => (offer.status === 'Pending' ? !p.accepted : !p.confirmed) && p.id !== me.id).map((p) => p.firstName);
 

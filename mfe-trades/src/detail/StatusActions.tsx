@@ -1,83 +1,24 @@
 // What each party can do with the offer in its status (spec 2 §4): the receiver accepts or rejects a
 // pending offer, the sender withdraws it, both confirm an accepted one, then both review.
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { OFFER_MESSAGES, OFFER_RESPONSES, tradeApi, type Offer, type OfferResponse } from '@ruilplein/contracts/browser';
-import { ApiError, apiQuery, buttonClass, request, useConfirm } from '@ruilplein/ui';
-import { Notice, type NoticeValue } from '../common/Notice.tsx';
-import { invalidateTradeData } from '../common/queries.ts';
+import { OFFER_MESSAGES, type Offer, type OfferResponse } from '@ruilplein/contracts/browser';
+import { buttonClass } from '@ruilplein/ui';
+import { Notice } from '../common/Notice.tsx';
 import type { Side } from '../common/status.ts';
+import { useOfferActions, type Question } from './offer-actions.ts';
 import { ReviewSection } from './Review.tsx';
 import * as styles from './OfferDetail.module.css';
 
-const QUESTIONS: Record<OfferResponse, { message: string; confirmLabel: string; danger: boolean; done: string }> = {
+const QUESTIONS: Record<OfferResponse, Question> = {
   Accepted: { message: 'Weet je zeker dat je dit aanbod wilt accepteren?', confirmLabel: 'Accepteren', danger: false, done: 'Je hebt het aanbod geaccepteerd.' },
   Rejected: { message: 'Weet je zeker dat je dit aanbod wilt afwijzen?', confirmLabel: 'Afwijzen', danger: true, done: 'Je hebt het aanbod afgewezen.' },
   Cancelled: { message: 'Weet je zeker dat je dit aanbod wilt intrekken?', confirmLabel: 'Intrekken', danger: true, done: 'Je hebt het aanbod ingetrokken.' },
 };
 
-const isResponse = (status: string): status is OfferResponse => (OFFER_RESPONSES as readonly string[]).includes(status);
-
-/** The server's refusal as it is; a failure of the connection or the server in general words. */
-const failureOf = (err: unknown) => (err instanceof ApiError && err.status !== 0 && err.status < 500 ? err.message : 'Er ging iets mis. Probeer het later opnieuw.');
-
 /** `onCounter`: 'Tegenbod doen' (issue 24) opens the offer builder for a counter-offer. */
 export function StatusActions({ offer, side, onCounter }: { offer: Offer; side: Exclude<Side, 'none'>; onCounter?: () => void }) {
-  const queries = useQueryClient();
-  const [dialog, confirm] = useConfirm();
-  const [notice, setNotice] = useState<NoticeValue | null>(null);
-  const id = String(offer.id);
   const other = side === 'sender' ? offer.receiver : offer.sender;
-
-  // After any change (or a refusal: the offer may have moved on) the offer is read again (spec 2 §4).
-  const settle = (updated?: Offer) => {
-    if (updated) queries.setQueryData(apiQuery(tradeApi.get, { params: { id } }).queryKey, updated);
-    return invalidateTradeData(queries);
-  };
-
-  const respond = useMutation({
-    mutationFn: (status: OfferResponse) => request(tradeApi.respond, { params: { id }, query: { status } }),
-    onSuccess: (updated, status) => {
-      setNotice({ ok: true, message: QUESTIONS[status].done });
-      return settle(updated);
-    },
-    onError: (err) => {
-      console.warn('Status bijwerken mislukt', err);
-      setNotice({ ok: false, message: failureOf(err) });
-      return settle();
-    },
-  });
-
-  const confirmTrade = useMutation({
-    mutationFn: () => request(tradeApi.confirm, { params: { id } }),
-    onSuccess: (updated) => {
-      setNotice({ ok: true, message: updated.status === 'Completed' ? 'De ruil is voltooid!' : 'Je hebt de ruil bevestigd.' });
-      return settle(updated);
-    },
-    onError: (err) => {
-      console.warn('Bevestigen mislukt', err);
-      setNotice({ ok: false, message: failureOf(err) });
-      return settle();
-    },
-  });
-
-  /** Only the three answers of the respond call are asked for; anything else stays here (spec 2 §4). */
-  const ask = async (status: string) => {
-    if (!isResponse(status)) return console.warn('Ongeldige status voor een ruilaanbod', status);
-    const question = QUESTIONS[status];
-    if (!(await confirm(question.message, question))) return;
-    setNotice(null);
-    respond.mutate(status);
-  };
-
-  const askConfirm = async () => {
-    const yes = await confirm(`Heb je met ${other.firstName} geruild zoals afgesproken? Als jullie allebei bevestigen, is de ruil voltooid.`, { confirmLabel: 'Ruil bevestigen' });
-    if (!yes) return;
-    setNotice(null);
-    confirmTrade.mutate();
-  };
-
-  const busy = respond.isPending || confirmTrade.isPending;
+  const { dialog, notice, ask, askConfirm: confirmAsking, busy } = useOfferActions(offer, { questions: QUESTIONS, completed: 'De ruil is voltooid!' });
+  const askConfirm = () => confirmAsking(`Heb je met ${other.firstName} geruild zoals afgesproken? Als jullie allebei bevestigen, is de ruil voltooid.`);
   const confirmedByMe = side === 'sender' ? offer.senderConfirmed : offer.receiverConfirmed;
   const confirmedByOther = side === 'sender' ? offer.receiverConfirmed : offer.senderConfirmed;
 
