@@ -692,7 +692,7 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     });
   };
 
-  const consumer = await bus.js.consumers.get(stream, durable);
+  const consumer = await whileJetStreamBusy(() => bus.js.consumers.get(stream, durable), `consumer ${durable}`, logger);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: concurrency });
   const inflight = new Set<Promise<void>>();
   const loop = (async () => {
