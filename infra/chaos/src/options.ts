@@ -1,4 +1,5 @@
 // The command line of `npm run chaos`.
+import { readFlags } from '@ruilplein/load';
 
 export interface ChaosOptions {
   /** Simulated members of the load run (infra/load). */
@@ -36,26 +37,10 @@ export const USAGE = `npm run chaos -- [--members 50] [--minutes 5] [--kill auth
 Exits 1 when an invariant fails or a part does not answer again, 2 on bad arguments.`;
 
 export function parseChaosOptions(argv: readonly string[]): ChaosOptions {
-  const smoke = argv.includes('--smoke');
-  const keep = argv.includes('--keep');
-  const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--smoke' || arg === '--keep') continue;
-    const [name, inline] = arg.split('=', 2) as [string, string | undefined];
-    if (!['--members', '--minutes', '--kill', '--down', '--gap', '--seed'].includes(name)) throw new Error(`unknown option ${arg}`);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new Error(`${name} needs a value`);
-    values.set(name.slice(2), value);
-  }
-  const number = (name: string, fallback: number, check: (n: number) => boolean) => {
-    const text = values.get(name);
-    if (text === undefined) return fallback;
-    const n = Number(text);
-    if (!Number.isFinite(n) || !check(n)) throw new Error(`--${name}: ${text} is not allowed`);
-    return n;
-  };
-  const kill = (values.get('kill') ?? (smoke ? 'trade' : ''))
+  const flags = readFlags(argv, { switches: ['smoke', 'keep'], values: ['members', 'minutes', 'kill', 'down', 'gap', 'seed'] });
+  const smoke = flags.has('smoke');
+  const number = flags.number;
+  const kill = (flags.text('kill') ?? (smoke ? 'trade' : ''))
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
@@ -68,6 +53,6 @@ export function parseChaosOptions(argv: readonly string[]): ChaosOptions {
     gapMs: number('gap', smoke ? 2 : 5, (n) => n >= 0 && n <= 300) * 1000,
     seed: number('seed', 25, Number.isInteger),
     smoke,
-    keep,
+    keep: flags.has('keep'),
   };
 }

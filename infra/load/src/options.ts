@@ -1,4 +1,5 @@
 // The command line of `npm run load`.
+import { readFlags } from './flags.ts';
 
 export interface LoadOptions {
   /** The platform's origin, as a browser reaches it. */
@@ -37,33 +38,13 @@ export const USAGE = `npm run load -- [--members 300] [--minutes 5] [--url http:
 
 /** Parses the arguments; throws with a message for anything it does not know. */
 export function parseOptions(argv: readonly string[]): LoadOptions {
-  const smoke = argv.includes('--smoke');
-  const values = new Map<string, string>();
-  let traces: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--smoke') continue;
-    if (arg === '--traces' || arg.startsWith('--traces=')) {
-      const inline = arg.split('=', 2)[1];
-      traces = inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i]! : JAEGER_URL);
-      continue;
-    }
-    const [name, inline] = arg.split('=', 2) as [string, string | undefined];
-    if (!['--members', '--minutes', '--url', '--seed', '--think', '--premium'].includes(name)) throw new Error(`unknown option ${arg}`);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new Error(`${name} needs a value`);
-    values.set(name.slice(2), value);
-  }
-  const number = (name: string, fallback: number, check: (n: number) => boolean) => {
-    const text = values.get(name);
-    if (text === undefined) return fallback;
-    const n = Number(text);
-    if (!Number.isFinite(n) || !check(n)) throw new Error(`--${name}: ${text} is not allowed`);
-    return n;
-  };
+  const flags = readFlags(argv, { switches: ['smoke'], values: ['members', 'minutes', 'url', 'seed', 'think', 'premium'], optional: ['traces'] });
+  const smoke = flags.has('smoke');
+  const number = flags.number;
+  const traces = flags.has('traces') ? flags.text('traces') || JAEGER_URL : undefined;
   const members = number('members', smoke ? 20 : 300, (n) => Number.isInteger(n) && n >= 1 && n <= 60_000);
   const seconds = number('minutes', smoke ? 0.5 : 5, (n) => n > 0 && n <= 24 * 60) * 60;
-  const url = values.get('url') ?? 'http://localhost:8080';
+  const url = flags.text('url') ?? 'http://localhost:8080';
   for (const [name, value] of [['url', url], ['traces', traces]] as const) {
     if (value === undefined) continue;
     try {

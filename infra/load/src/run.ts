@@ -17,6 +17,7 @@ import { REQUIRED_STEPS, STEP_ORDER } from './steps.ts';
 import { measureTraces, TraceLog, type TraceShare } from './traces.ts';
 
 export { MEMBER_PASSWORD, type AcceptedChat } from './member.ts';
+export { readFlags } from './flags.ts';
 export { parseOptions, type LoadOptions } from './options.ts';
 
 /** A simulated member as the run leaves it: to sign in as afterwards (chaos's checks). */

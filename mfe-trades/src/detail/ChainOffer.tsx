@@ -10,6 +10,7 @@ import { Notice } from '../common/Notice.tsx';
 import { Party } from '../common/Party.tsx';
 import { StatusBadge } from '../common/StatusBadge.tsx';
 import { useOfferActions, type Question } from './offer-actions.ts';
+import { OfferMessage } from './OfferMessage.tsx';
 import { ReviewSection } from './Review.tsx';
 import * as styles from './OfferDetail.module.css';
 
@@ -146,16 +147,7 @@ export function ChainOfferBody({ offer }: { offer: ChainOffer }) {
           ))}
         </ol>
       </section>
-      {offer.message && (
-        <section className={styles.request} aria-labelledby="offer-message-title">
-          <h2 id="offer-message-title" className={styles.panelTitle}>
-            Bericht bij aanvraag
-          </h2>
-          <p className={styles.message} data-testid="offer-message">
-            {offer.message}
-          </p>
-        </section>
-      )}
+      <OfferMessage message={offer.message} />
       {me ? (
         <>
           <ChainActions offer={offer} me={me} />

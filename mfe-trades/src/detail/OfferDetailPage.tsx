@@ -16,6 +16,7 @@ import { StatusBadge } from '../common/StatusBadge.tsx';
 import { isClosed, sideOf } from '../common/status.ts';
 import { ChainOfferBody, isChainOffer } from './ChainOffer.tsx';
 import { StatusActions } from './StatusActions.tsx';
+import { OfferMessage } from './OfferMessage.tsx';
 import * as styles from './OfferDetail.module.css';
 
 // The builder (drag and drop) is loaded when a counter-offer is made, not with every offer's page.
@@ -186,16 +187,7 @@ function OfferBody({ offer, onCounter }: { offer: Offer; onCounter: () => void }
         {/* The seed's words are the sender's; the receiver reads whose offer it is. */}
         <Panel title={side === 'sender' ? 'Wat jij aanbiedt' : `Wat ${offer.sender.firstName} aanbiedt`} items={offer.offeredListings} testId="panel-offered" />
       </div>
-      {offer.message && (
-        <section className={styles.request} aria-labelledby="offer-message-title">
-          <h2 id="offer-message-title" className={styles.panelTitle}>
-            Bericht bij aanvraag
-          </h2>
-          <p className={styles.message} data-testid="offer-message">
-            {offer.message}
-          </p>
-        </section>
-      )}
+      <OfferMessage message={offer.message} />
       {side === 'none' ? (
         <p className={styles.explain}>Je bekijkt dit aanbod als beheerder: alleen de twee partijen kunnen het beantwoorden en erover chatten.</p>
       ) : (
