@@ -48,20 +48,49 @@ const maxExactInt = 1 << 53
 // idIndexedColumn is the expression of the `_id` index (registry.go's indexesCreate).
 var idIndexedColumn = fmt.Sprintf("%s->%q", metadata.DefaultColumn, "_id")
 
-// idWhereClause returns a WHERE clause narrowing the rows to the filter's `_id` (or none).
-func idWhereClause(filter *types.Document) (string, []any) {
+// indexedWhereClause returns a WHERE clause narrowing the rows to the filter's `_id`, or else to
+// its value of the first field of one of the collection's indexes (or none). Upstream scans the
+// whole table for any other filter: the login's email, a member's wishlist, GridFS's chunks of one
+// file. A field's equality is narrowed by the index's own expression, so SQLite uses the index.
+// Documents whose field is an array are read too (a member's block list).
+func indexedWhereClause(filter *types.Document, indexes []metadata.IndexInfo) (string, []any) {
+	field := func(index metadata.IndexInfo) string { return index.Key[0].Field }
+
 	if filter == nil {
 		return "", nil
 	}
 
-	v, err := filter.Get("_id")
+	if cond, args := equalityWhereClause(filter, "_id", idIndexedColumn); cond != "" {
+		return ` WHERE ` + cond, args
+	}
+
+	for _, index := range indexes {
+		if len(index.Key) == 0 || field(index) == "_id" || strings.Contains(field(index), ".") {
+			continue
+		}
+
+		column := fmt.Sprintf("%s->%q", metadata.DefaultColumn, field(index))
+		if cond, args := equalityWhereClause(filter, field(index), column); cond != "" {
+			// Arrays too (their JSON text starts with '[', the byte before '\'), a range of the same
+			// index: MongoDB's equality matches an array that holds the value; FerretDB checks which do.
+			return fmt.Sprintf(` WHERE (%s OR (%s >= '[' AND %s < '\'))`, cond, column, column), args
+		}
+	}
+
+	return "", nil
+}
+
+// equalityWhereClause returns the condition of the filter's equality (or `$eq`, or `$in`) on
+// field, compared as column; none when the filter holds no such condition on it.
+func equalityWhereClause(filter *types.Document, field, column string) (string, []any) {
+	v, err := filter.Get(field)
 	if err != nil {
 		return "", nil
 	}
 
 	single := func(v any) (any, bool) {
 		switch v := v.(type) {
-		case string, types.ObjectID:
+		case string, types.ObjectID, bool:
 			return string(must.NotFail(sjson.MarshalSingleValue(v))), true
 		// Numbers as SQLite prints them: integers only (1 == 1.0 == int64(1), as MongoDB compares),
 		// within float64's exact range and not -0, so the text is the same whatever type was stored.
@@ -80,7 +109,7 @@ func idWhereClause(filter *types.Document) (string, []any) {
 	}
 
 	if arg, ok := single(v); ok {
-		return fmt.Sprintf(` WHERE %s = ?`, idIndexedColumn), []any{arg}
+		return column + ` = ?`, []any{arg}
 	}
 
 	op, ok := v.(*types.Document)
@@ -90,7 +119,7 @@ func idWhereClause(filter *types.Document) (string, []any) {
 
 	if eq, err := op.Get("$eq"); err == nil {
 		if arg, ok := single(eq); ok {
-			return fmt.Sprintf(` WHERE %s = ?`, idIndexedColumn), []any{arg}
+			return column + ` = ?`, []any{arg}
 		}
 		return "", nil
 	}
@@ -114,7 +143,7 @@ func idWhereClause(filter *types.Document) (string, []any) {
 		args = append(args, arg)
 	}
 
-	return fmt.Sprintf(` WHERE %s IN (?%s)`, idIndexedColumn, strings.Repeat(", ?", len(args)-1)), args
+	return fmt.Sprintf(`%s IN (?%s)`, column, strings.Repeat(", ?", len(args)-1)), args
 }
 
 // collection implements backends.Collection interface.
@@ -151,7 +180,7 @@ func (c *collection) Query(ctx context.Context, params *backends.QueryParams) (*
 
 	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
 
-	whereClause, args := idWhereClause(params.Filter)
+	whereClause, args := indexedWhereClause(params.Filter, meta.Settings.Indexes)
 
 	q += whereClause
 	q += prepareOrderByClause(params.Sort)
@@ -341,7 +370,7 @@ func (c *collection) Explain(ctx context.Context, params *backends.ExplainParams
 
 	selectClause := prepareSelectClause(meta.TableName, "", meta.Capped(), false)
 
-	whereClause, args := idWhereClause(params.Filter)
+	whereClause, args := indexedWhereClause(params.Filter, meta.Settings.Indexes)
 	filterPushdown := whereClause != ""
 
 	orderByClause := prepareOrderByClause(params.Sort)

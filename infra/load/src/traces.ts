@@ -6,6 +6,7 @@
 // for every one of them. A trace is complete when it has exactly one root, the edge's span under
 // the member's request, and every other span's parent is in the trace (no orphan spans).
 import { randomBytes } from 'node:crypto';
+import { pathWithoutIds } from '@ruilplein/contracts';
 
 /** Paths whose requests the edge traces (infra/local platform.ts GATEWAY_PREFIXES); the rest are files or the dev mail outbox. */
 const TRACED_PREFIXES = ['/api', '/chathub', '/notificationhub', '/uploads'];
@@ -27,7 +28,7 @@ export class TraceLog {
   header(method: string, path: string): string {
     const traceId = randomBytes(16).toString('hex');
     const parentSpanId = randomBytes(8).toString('hex');
-    this.sent.push({ traceId, parentSpanId, what: `${method} ${path.split('?', 1)[0]!.replace(/\/(?:\d+|[0-9a-f-]{8,})(?=\/|$)/gi, '/:id')}` });
+    this.sent.push({ traceId, parentSpanId, what: `${method} ${pathWithoutIds(path.split('?', 1)[0]!)}` });
     return `00-${traceId}-${parentSpanId}-01`;
   }
 }

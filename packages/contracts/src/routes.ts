@@ -1,5 +1,12 @@
 import type { z } from 'zod';
 
+/**
+ * A request path with its ids as `:id` (numbers, hex and uuids, and tokens of 10 or more characters
+ * with a digit, like a payment's `tr_…`), so span names and reports name the kind of request and
+ * not each member's: `/api/tradeoffer/confirm/:id`.
+ */
+export const pathWithoutIds = (path: string) => path.replace(/\/(?:\d+|[0-9a-f-]{8,}|(?=[\w-]*\d)[\w-]{10,})(?=\/|$)/gi, '/:id');
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The deployables behind the gateway that own routes, events and queries (docs/architecture.md). */

@@ -10,6 +10,7 @@ import {
   eventRegistry,
   examplePath,
   localPorts,
+  pathWithoutIds,
   prefixesOverlap,
   queriesOf,
   registry,
@@ -146,5 +147,16 @@ describe('prefixesOverlap', () => {
 describe('every declared route', () => {
   it.each(apiRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))('%s is routed to its owner', (_, r) => {
     expect(serviceFor(examplePath(r.path))).toBe(r.service);
+  });
+});
+
+describe('pathWithoutIds', () => {
+  it('names the kind of request: ids, uuids and payment tokens become :id, words stay', () => {
+    expect(pathWithoutIds('/api/tradeoffer/confirm/6745a1b2c3d4e5f6a7b8c9d0')).toBe('/api/tradeoffer/confirm/:id');
+    expect(pathWithoutIds('/api/listing/3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b/photos')).toBe('/api/listing/:id/photos');
+    expect(pathWithoutIds('/api/payment/checkout/tr_qSVzWxtq1BVaK610')).toBe('/api/payment/checkout/:id');
+    expect(pathWithoutIds('/api/user/42')).toBe('/api/user/:id');
+    expect(pathWithoutIds('/api/payment/create-subscription')).toBe('/api/payment/create-subscription');
+    expect(pathWithoutIds('/api/category')).toBe('/api/category');
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { activeSuspension, registry, SERVICE_NAMES, type RouteDef, type ServiceName } from '@ruilplein/contracts';
+import { activeSuspension, pathWithoutIds, registry, SERVICE_NAMES, type RouteDef, type ServiceName } from '@ruilplein/contracts';
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -150,7 +150,7 @@ function markRoute(req: Request, route: string): void {
  */
 export function traceRequests(req: Request, res: Response, next: NextFunction) {
   const parent = propagation.extract(context.active(), req.headers);
-  const span = tracer.startSpan(`${req.method} ${req.path}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
+  const span = tracer.startSpan(`${req.method} ${pathWithoutIds(req.path)}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
   const started = performance.now();
   const active = trace.setSpan(parent, span);
   context.bind(active, res);
@@ -183,8 +183,6 @@ export function traceRequests(req: Request, res: Response, next: NextFunction) {
 /** Emitted on a response whose request was upgraded to a websocket and handed on (status 101): ends its server span. */
 export const UPGRADED = 'ruilplein:upgraded';
 
-/** A path's ids (numbers, hex and uuids) as `:id`, for span names that name the kind of request. */
-const withoutIds = (path: string) => path.replace(/\/(?:\d+|[0-9a-f-]{8,})(?=\/|$)/gi, '/:id');
 
 /**
  * Spans of a plain node proxy (the local edge): a server span for each request (and websocket
@@ -197,7 +195,7 @@ export function traceProxy(server: Server, traced: (path: string) => boolean): v
     const path = (req.url ?? '/').split('?', 1)[0]!;
     if (!traced(path)) return undefined;
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = tracer.startSpan(`${req.method} ${withoutIds(path)}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '', 'url.path': path } }, parent);
+    const span = tracer.startSpan(`${req.method} ${pathWithoutIds(path)}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '', 'url.path': path } }, parent);
     const carrier: Record<string, string> = {};
     propagation.inject(trace.setSpan(parent, span), carrier);
     Object.assign(req.headers, carrier);

@@ -1,12 +1,56 @@
+import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import mongoose, { type Connection, type mongo } from 'mongoose';
 
 export type { Connection };
 
-/** One database per service, named after it. */
+const tracer = trace.getTracer('@ruilplein/service-kit');
+
+/** One database per service, named after it. Its commands are spans of the request or handler that sends them (traceCommands). */
 export async function connectMongo(url: string, dbName: string): Promise<Connection> {
-  const conn = mongoose.createConnection(url, { dbName, serverSelectionTimeoutMS: 5000 });
+  const conn = mongoose.createConnection(url, { dbName, serverSelectionTimeoutMS: 5000, monitorCommands: true });
+  traceCommands(conn.getClient());
   await conn.asPromise();
   return conn;
+}
+
+/** Handshakes and session bookkeeping: no question of the code's. */
+const UNTRACED = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSessions', 'saslStart', 'saslContinue', 'buildInfo']);
+
+/**
+ * A client span per store command (`find listings`, `update offers`) under the span that sent it,
+ * from the driver's command monitoring, so a trace shows where a slow request spent its time. The
+ * driver emits `commandStarted` synchronously inside the caller's call, so the active context is the
+ * caller's. Commands outside any trace (the outbox relay's polls, sweeps) get no span: they would
+ * each be a trace of their own.
+ */
+export function traceCommands(client: mongo.MongoClient): void {
+  const open = new Map<string, Span>();
+  const key = (e: { connectionId?: unknown; requestId: number }) => `${String(e.connectionId)}/${e.requestId}`;
+  client.on('commandStarted', (e) => {
+    if (UNTRACED.has(e.commandName)) return;
+    const parent = context.active();
+    if (!trace.getSpan(parent)) return;
+    const target: unknown = e.command[e.commandName];
+    const collectionName = typeof target === 'string' ? target : undefined;
+    const span = tracer.startSpan(
+      collectionName ? `${e.commandName} ${collectionName}` : e.commandName,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'db.system.name': 'mongodb', 'db.namespace': e.databaseName, 'db.operation.name': e.commandName, ...(collectionName && { 'db.collection.name': collectionName }) },
+      },
+      parent,
+    );
+    open.set(key(e), span);
+  });
+  const end = (e: { connectionId?: unknown; requestId: number }, failure?: string) => {
+    const span = open.get(key(e));
+    if (!span) return;
+    open.delete(key(e));
+    if (failure !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: failure });
+    span.end();
+  };
+  client.on('commandSucceeded', (e) => end(e));
+  client.on('commandFailed', (e) => end(e, e.failure.message));
 }
 
 export const pingMongo = (conn: Connection) => conn.db!.admin().ping();

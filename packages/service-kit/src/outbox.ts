@@ -202,8 +202,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     // context); the publish span is its child, the consumers' spans the publish's.
     const parent = propagation.extract(ROOT_CONTEXT, entry.trace ?? {});
     const span = tracer.startSpan(`outbox relay ${event.type}`, { attributes: { 'messaging.message.id': event.id, 'db.collection.name': collection.collectionName } }, parent);
+    const inSpan = trace.setSpan(parent, span);
     try {
-      await context.with(trace.setSpan(parent, span), () => publishEvent(bus, event));
+      await context.with(inSpan, () => publishEvent(bus, event));
     } catch (err) {
       span.recordException(err as Error);
       span.setStatus({ code: SpanStatusCode.ERROR });
@@ -225,8 +226,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       logger.error({ collection: collection.collectionName, docId, eventId: id, type: event.type, attempts, reason }, 'outbox event parked: it cannot be published');
       return true;
     }
+    await context.with(inSpan, () => collection.updateOne({ _id: docId }, { $unset: { [`outbox.${id}`]: '' } }));
     span.end();
-    await collection.updateOne({ _id: docId }, { $unset: { [`outbox.${id}`]: '' } });
     return true;
   };
 
@@ -310,8 +311,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   void full();
   return {
     kick(collection?: string, id?: DocId) {
-      if (collection === undefined || id === undefined) return void full();
-      passes.kick(collection, id);
+      // Called from a request's handler: the pass is the relay's work, its spans its own (publishEntry), not the request's.
+      context.with(ROOT_CONTEXT, () => (collection === undefined || id === undefined ? void full() : passes.kick(collection, id)));
     },
     async flush() {
       await marking;

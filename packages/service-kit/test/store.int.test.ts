@@ -116,3 +116,65 @@ describe('lookups by _id', () => {
     expectIdIndex(JSON.stringify(await docs.find({ _id: { $in: ['doc-0020', 'doc-0021'] } }).explain()));
   });
 });
+
+describe('lookups by an indexed field', () => {
+  // A login's email, a member's wishlist, GridFS's chunks of one file: on the local FerretDB these
+  // use the field's index only through our fix (infra/ferretdb/overlay), otherwise they scan the table.
+  type Entry = { _id: string; userId: string; listingId: string; file: mongo.ObjectId; open: boolean; n: number; tags?: string[] };
+  const files = Array.from({ length: 5 }, () => new mongo.ObjectId());
+  let entries: ReturnType<typeof infra.db.collection<Entry>>;
+  beforeAll(async () => {
+    entries = infra.db.collection<Entry>('by-field');
+    await entries.createIndex({ userId: 1, listingId: 1 }, { unique: true });
+    await entries.createIndex({ file: 1 });
+    await entries.createIndex({ open: 1, _id: 1 });
+    await entries.createIndex({ tags: 1 });
+    await entries.insertMany(
+      Array.from({ length: 300 }, (_, i) => ({ _id: `e-${i}`, userId: `u-${i % 30}`, listingId: `l-${i}`, file: files[i % 5]!, open: i % 100 === 0, n: i })),
+    );
+  });
+
+  /** On FerretDB: pushed down, and SQLite searching the named index; on MongoDB: an index scan of it. */
+  function expectIndex(plan: string, name: string) {
+    if (ferretdb) {
+      expect(plan).toMatch(/"filterPushdown":true/);
+      expect(plan).toMatch(new RegExp(`SEARCH \\S+ USING INDEX \\S+_${name}`));
+    } else {
+      expect(plan).toMatch(new RegExp(`"indexName":"${name}"`));
+    }
+  }
+
+  it('answer exactly as the whole filter says', async () => {
+    expect((await entries.find({ userId: 'u-3' }).sort({ n: 1 }).toArray()).map((e) => e.n)).toEqual([3, 33, 63, 93, 123, 153, 183, 213, 243, 273]);
+    expect(await entries.findOne({ userId: 'u-3', listingId: 'l-33' }, { projection: { n: 1 } })).toEqual({ _id: 'e-33', n: 33 });
+    expect(await entries.findOne({ userId: 'u-3', listingId: 'l-34' })).toBeNull();
+    expect(await entries.countDocuments({ userId: { $in: ['u-1', 'u-2'] }, n: { $lt: 100 } })).toBe(8);
+    expect(await entries.countDocuments({ file: files[2] })).toBe(60);
+    expect((await entries.find({ open: true }).sort({ n: 1 }).toArray()).map((e) => e.n)).toEqual([0, 100, 200]);
+    expect((await entries.updateMany({ userId: 'u-4', n: { $gte: 200 } }, { $set: { open: true } })).modifiedCount).toBe(3);
+    expect(await entries.countDocuments({ open: true })).toBe(6);
+    expect((await entries.deleteOne({ userId: 'u-5', listingId: 'l-35' })).deletedCount).toBe(1);
+    expect(await entries.countDocuments({ userId: 'u-5' })).toBe(9);
+  });
+
+  it('match an array holding the value too, as MongoDB does', async () => {
+    await entries.insertMany([
+      { _id: 'a-1', userId: 'u-a', listingId: 'l-a1', file: files[0]!, open: false, n: 1000, tags: ['red', 'blue'] },
+      { _id: 'a-2', userId: 'u-a', listingId: 'l-a2', file: files[0]!, open: false, n: 1001, tags: ['blue'] },
+      { _id: 'a-3', userId: 'u-a', listingId: 'l-a3', file: files[0]!, open: false, n: 1002, tags: [] },
+    ]);
+    await infra.db.collection('by-field').insertOne({ _id: 'a-4', userId: ['u-b', 'u-c'], listingId: 'l-a4', n: 1003, tags: 'red' } as never);
+    expect((await entries.find({ tags: 'red' }).sort({ n: 1 }).toArray()).map((e) => e._id)).toEqual(['a-1', 'a-4']);
+    expect((await entries.find({ tags: { $in: ['blue', 'green'] } }).sort({ n: 1 }).toArray()).map((e) => e._id)).toEqual(['a-1', 'a-2']);
+    expect((await entries.find({ userId: 'u-c' }).toArray()).map((e) => e._id)).toEqual(['a-4']);
+    expect((await entries.updateMany({ tags: 'blue' }, { $pull: { tags: 'blue' } })).modifiedCount).toBe(2);
+    expect(await entries.countDocuments({ tags: 'blue' })).toBe(0);
+    expectIndex(JSON.stringify(await entries.find({ tags: 'red' }).explain()), 'tags_1');
+  });
+
+  it('use the field index, the first key of a compound one too', async () => {
+    expectIndex(JSON.stringify(await entries.find({ userId: 'u-3', listingId: 'l-33' }).explain()), 'userId_1_listingId_1');
+    expectIndex(JSON.stringify(await entries.find({ file: files[1] }).explain()), 'file_1');
+    expectIndex(JSON.stringify(await entries.find({ open: true }).explain()), 'open_1__id_1');
+  });
+});

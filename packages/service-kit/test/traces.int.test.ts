@@ -1,7 +1,7 @@
 // One trace from a request through the outbox, its relay and NATS to every consumer, on the real
 // test stores; spans are kept in memory, log lines are read back.
 import { Writable } from 'node:stream';
-import { metrics as metricsApi, SpanKind } from '@opentelemetry/api';
+import { context, metrics as metricsApi, SpanKind, trace } from '@opentelemetry/api';
 import { metrics } from '@opentelemetry/sdk-node';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { defineRoute } from '@ruilplein/contracts';
@@ -35,6 +35,7 @@ const reader = new TestReader();
 const meters = new metrics.MeterProvider({ readers: [reader] });
 
 const exporter = new InMemorySpanExporter();
+const tracerForTest = trace.getTracer('kit-traces-test');
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 /** Every log line, parsed. */
 const lines: Record<string, unknown>[] = [];
@@ -137,6 +138,13 @@ describe('a trace across the outbox and NATS', () => {
     expect(request.kind).toBe(SpanKind.SERVER);
     expect(parentOf(request)).toBe(gatewaySpan);
     expect(request.attributes['http.route']).toBe('/kitt/offers/:id/send');
+    // The handler's store command is a client span of the request (the driver's command monitoring).
+    const written = one(
+      spans.filter((s) => parentOf(s) === request.spanContext().spanId),
+      'update offers',
+    );
+    expect(written.kind).toBe(SpanKind.CLIENT);
+    expect(written.attributes).toMatchObject({ 'db.system.name': 'mongodb', 'db.collection.name': 'offers', 'db.operation.name': 'update' });
     // The relay publishes later, outside the request, from the trace context stored with the entry.
     // Its kicked pass and a full pass may both meet the entry (JetStream drops the second copy by
     // its message id), so there may be two relay spans, each with its publish.
@@ -159,8 +167,8 @@ describe('a trace across the outbox and NATS', () => {
 
     // Log lines inside the request (the handler's and the request's own) and inside each handler.
     await waitFor(() => lines.some((l) => l.msg === 'request completed'));
-    const written = lines.find((l) => l.msg === 'offer written');
-    expect(written).toMatchObject({ trace_id: traceId, span_id: request.spanContext().spanId });
+    const writtenLine = lines.find((l) => l.msg === 'offer written');
+    expect(writtenLine).toMatchObject({ trace_id: traceId, span_id: request.spanContext().spanId });
     expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({ trace_id: traceId, span_id: request.spanContext().spanId });
     const handledLines = lines.filter((l) => l.msg === 'offer sent, handled');
     expect(handledLines).toHaveLength(3);
@@ -178,5 +186,16 @@ describe('a trace across the outbox and NATS', () => {
       ['kitt-listing', 'handled', 1],
       ['kitt-notification', 'handled', 1],
     ]);
+  });
+
+  it('gives a store command outside any trace no span of its own', async () => {
+    const before = exporter.getFinishedSpans().length;
+    await infra.db.collection('offers').findOne({ _id: 'untraced' } as never);
+    const inside = tracerForTest.startSpan('a handler');
+    await context.with(trace.setSpan(context.active(), inside), () => infra.db.collection('offers').findOne({ _id: 'traced' } as never));
+    inside.end();
+    const added = exporter.getFinishedSpans().slice(before);
+    expect(added.map((s) => s.name)).toEqual(['find offers', 'a handler']);
+    expect(parentOf(added[0]!)).toBe(inside.spanContext().spanId);
   });
 });
