@@ -395,6 +395,11 @@ function bodyError(err: unknown): HttpError {
 /** Member-facing errors keep their message; everything else is logged and answered generically. */
 export function errorHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (storeUnreachable(err)) {
+      (req.log ?? logger).warn({ err }, 'request failed: the store is not reachable');
+      if (res.headersSent) return res.end();
+      return res.status(503).setHeader('retry-after', STORE_RETRY_SECONDS).json({ message: MESSAGES.unavailable });
+    }
     const status = errorStatus(err);
     if (status >= 500) (req.log ?? logger).error({ err }, 'request failed');
     if (res.headersSent) return res.end();
@@ -404,6 +409,19 @@ export function errorHandler(logger: Logger) {
         : { message: bodyParserMessage(err, status) };
     res.status(status).json(body);
   };
+}
+
+/** The driver's errors for a store it cannot reach now (down, restarting, failing over); not a query's own error. */
+const STORE_UNREACHABLE = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError']);
+/** A store restart or failover takes seconds (chaos: the local store answers 0.5 s after its start). */
+const STORE_RETRY_SECONDS = 2;
+
+/** Whether a request failed because the store was out of reach: a 503 the member may retry, not a 500. */
+function storeUnreachable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (STORE_UNREACHABLE.has(e.name)) return true;
+  }
+  return false;
 }
 
 function errorStatus(err: unknown): number {

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { defineRoute } from '@ruilplein/contracts';
+import { mongo } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { badRequest, createApp } from '../src/index.ts';
@@ -44,10 +45,13 @@ const routes = {
     body: z.object({ senderID: z.string().optional() }),
     response: z.object({ ok: z.boolean() }),
   }),
+  storeDown: defineRoute({ service: 'listing', method: 'get', path: '/store-down', summary: 'a store out of reach', access: 'public', response: z.object({ ok: z.boolean() }) }),
 };
 
 let issuer: TestIssuer;
 let server: Awaited<ReturnType<typeof listen>>;
+/** A driver pointed at a port nothing listens on: its real error when the store is down. */
+const unreachable = new mongo.MongoClient('mongodb://127.0.0.1:9/', { directConnection: true, serverSelectionTimeoutMS: 200 });
 
 beforeAll(async () => {
   issuer = await createTestIssuer();
@@ -75,12 +79,14 @@ beforeAll(async () => {
         personal: () => ({}),
         report: () => ({ ok: true }),
         offer: () => ({ ok: true }),
+        storeDown: async () => ({ ok: !!(await unreachable.db('x').collection('y').findOne({})) }),
       },
     },
   });
   server = await listen(app);
 });
 afterAll(async () => {
+  await unreachable.close();
   await server.close();
   await issuer.close();
 });
@@ -120,6 +126,11 @@ describe('createApp', () => {
     const text = await res.text();
     expect(text).not.toMatch(/secret|stack|\/srv/);
     expect(JSON.parse(text).message).toMatch(/Er ging iets mis/);
+    // The store out of reach is no fault of the request: a 503 the member may retry, not a 500.
+    const down = await get('/store-down');
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('2');
+    expect(await json(down)).toEqual({ message: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.' });
     const refused = await get('/refused');
     expect(refused.status).toBe(400);
     expect(await json(refused)).toEqual({ message: 'Dat mag niet.' });
