@@ -13,6 +13,25 @@ export interface Account extends Member {
   token: string;
 }
 
+/** Where a member lives, as the profile form saves it. */
+export interface Place {
+  city: string;
+  latitude: number;
+  longitude: number;
+}
+
+/** Saves a member's place on their profile as the profile form does (the other services learn it from auth's event). */
+export async function setPlace(who: Pick<Account, 'firstName' | 'lastName' | 'token'>, place: Place): Promise<void> {
+  const form = new FormData();
+  form.set('firstName', who.firstName);
+  form.set('lastName', who.lastName);
+  form.set('city', place.city);
+  form.set('latitude', String(place.latitude));
+  form.set('longitude', String(place.longitude));
+  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
+  expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
+}
+
 /** A solid-colour PNG, made here (the listing service re-encodes it anyway). */
 export function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
   const chunk = (type: string, data: Buffer) => {
@@ -148,4 +167,14 @@ export async function createListing(_unused: unknown, category: Category, owner:
       return { ...body.listing, owner };
     }),
   );
+}
+
+/** Waits until each owner's listing is inactive in their own list (listing follows trade's completion). */
+export async function eventuallyInactive(owned: readonly (readonly [Account, string])[]): Promise<void> {
+  for (const [owner, id] of owned) {
+    await eventually(`listing ${id} inactive`, async () => {
+      const mine = await call<{ id: string; isActive: boolean }[]>('/api/listing/my', { token: owner.token });
+      return mine.body.find((l) => l.id === id)?.isActive === false;
+    });
+  }
 }

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BLOCK_MESSAGES, DEFAULT_CRATE, type Category, type ListingCard, type Offer } from '@ruilplein/contracts/browser';
 import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
-import { account, call, createListing, eventually, json, openCategory, signIn, type Account } from './api.ts';
+import { account, call, createListing, eventually, json, openCategory, setPlace, signIn, type Account } from './api.ts';
 import { expectAccessible } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { logInWithForm } from './members.ts';
@@ -29,17 +29,6 @@ const pages = new Map<string, Page>();
 const pageOf = (who: Account) => pages.get(who.id)!;
 let current: Page | undefined;
 
-async function setPlace(who: Account): Promise<void> {
-  const form = new FormData();
-  form.set('firstName', who.firstName);
-  form.set('lastName', who.lastName);
-  form.set('city', PLACE.city);
-  form.set('latitude', String(PLACE.latitude));
-  form.set('longitude', String(PLACE.longitude));
-  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
-  expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
-}
-
 /** The ids of the listings `who` finds within 5 km. */
 const searchOf = async (who: Account) => {
   const { status, body } = await call<ListingCard[]>('/api/listing?distanceKm=5&take=50', { token: who.token });
@@ -55,7 +44,7 @@ const chat = (from: Account, offerId: number, content: string) => call('/api/cha
 beforeAll(async () => {
   browser = await launchBrowser();
   [anna, bram] = (await Promise.all(['Anna', 'Bram'].map(account))) as [Account, Account];
-  await Promise.all([setPlace(anna), setPlace(bram)]);
+  await Promise.all([setPlace(anna, PLACE), setPlace(bram, PLACE)]);
   category = await openCategory();
   ids.anna = await createListing(undefined, category, anna, TITLES.anna);
   ids.bram = await createListing(undefined, category, bram, TITLES.bram);

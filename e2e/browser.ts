@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, type TestContext } from 'vitest';
+import { REVIEW_MESSAGES } from '@ruilplein/contracts/browser';
 import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
 import { logInWithForm, newMember, registerMember } from './members.ts';
 import { platform } from './platform.ts';
@@ -81,4 +82,23 @@ export function pageForFile(restore?: () => Promise<void>, { loggedIn = true } =
     await browser?.close();
   });
   return () => page!;
+}
+
+/** Answers the confirmation dialog that `action` opens with `answer`. */
+export async function confirmWith(page: Page, action: () => Promise<void>, question: string, answer: string): Promise<void> {
+  await action();
+  const dialog = page.getByRole('alertdialog');
+  await dialog.getByText(question).waitFor();
+  await dialog.getByRole('button', { name: answer, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** Gives `giver` five stars on a completed offer's page, as its review form asks, and waits for the thanks. */
+export async function reviewWithFiveStars(page: Page, offerId: number, giver: { firstName: string }): Promise<void> {
+  await page.goto(`/dashboard/tradeoffer/${offerId}`);
+  const form = page.getByTestId('review-form');
+  await form.getByRole('heading', { name: `Beoordeel ${giver.firstName}` }).waitFor();
+  await form.locator('label').filter({ hasText: /^\s*5 sterren\s*$/ }).click();
+  await form.getByRole('button', { name: 'Review versturen' }).click();
+  await page.getByTestId('review-thanks').filter({ hasText: REVIEW_MESSAGES.thanks }).waitFor();
 }

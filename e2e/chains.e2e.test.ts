@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHAIN_MESSAGES, REVIEW_MESSAGES, type Category } from '@ruilplein/contracts';
+import { CHAIN_MESSAGES, type Category } from '@ruilplein/contracts';
 import { describeLesserFindings, expectAccessible, lesserFindings } from './axe.ts';
-import { explainFailure, launchBrowser, openPage } from './browser.ts';
-import { account, call, createListing, eventually, openCategory, type Account } from './api.ts';
+import { confirmWith, explainFailure, launchBrowser, openPage, reviewWithFiveStars } from './browser.ts';
+import { account, call, createListing, eventually, eventuallyInactive, openCategory, setPlace, type Account } from './api.ts';
 import { logInWithForm } from './members.ts';
 
 const tag = randomUUID().slice(0, 6);
@@ -45,18 +45,6 @@ let current: Page | undefined;
 let chainId = '';
 let offerId = 0;
 
-async function setPlace(who: Account): Promise<void> {
-  const place = PLACES[who.firstName as keyof typeof PLACES];
-  const form = new FormData();
-  form.set('firstName', who.firstName);
-  form.set('lastName', who.lastName);
-  form.set('city', place.city);
-  form.set('latitude', String(place.latitude));
-  form.set('longitude', String(place.longitude));
-  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
-  expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
-}
-
 async function wish(who: Account, listingId: string): Promise<void> {
   const { status, body } = await call(`/api/wishlist/add/${listingId}`, { method: 'POST', token: who.token });
   expect([200, 201], `${who.firstName} wishes ${listingId}: ${JSON.stringify(body)}`).toContain(status);
@@ -70,21 +58,13 @@ const ringOf = (who: Account) =>
     return body.find((c) => c.participants.length === 3 && c.participants.some((p) => p.gives.listingId === listings.fiets));
   });
 
-/** Answers the confirmation dialog that `action` opens. */
-async function confirmWith(page: Page, action: () => Promise<void>, question: string, answer: string): Promise<void> {
-  await action();
-  const dialog = page.getByRole('alertdialog');
-  await dialog.getByText(question).waitFor();
-  await dialog.getByRole('button', { name: answer, exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 const actions = (page: Page) => page.getByTestId('offer-actions');
 
 beforeAll(async () => {
   browser = await launchBrowser();
   [anna, bram, cas] = (await Promise.all(['Anna', 'Bram', 'Cas'].map(account))) as [Account, Account, Account];
-  for (const who of [anna, bram, cas]) await setPlace(who);
+  for (const who of [anna, bram, cas]) await setPlace(who, PLACES[who.firstName as keyof typeof PLACES]);
   category = await openCategory();
   listings.fiets = await createListing(undefined, category, anna, FIETS);
   listings.naai = await createListing(undefined, category, bram, NAAI);
@@ -200,16 +180,7 @@ describe('a swap chain of three members whose wishes form a ring', () => {
     }
     await pageOf(cas).getByTestId('offer-status').filter({ hasText: 'Voltooid' }).waitFor();
 
-    for (const [owner, id] of [
-      [anna, listings.fiets],
-      [bram, listings.naai],
-      [cas, listings.tent],
-    ] as const) {
-      await eventually(`listing ${id} inactive`, async () => {
-        const mine = await call<{ id: string; isActive: boolean }[]>('/api/listing/my', { token: owner.token });
-        return mine.body.find((l) => l.id === id)?.isActive === false;
-      });
-    }
+    await eventuallyInactive([[anna, listings.fiets], [bram, listings.naai], [cas, listings.tent]]);
 
     // Each reviews the member who gave to them: Anna Bram, Bram Cas, Cas Anna.
     for (const [who, giver] of [
@@ -218,12 +189,7 @@ describe('a swap chain of three members whose wishes form a ring', () => {
       [cas, anna],
     ] as const) {
       const page = (current = pageOf(who));
-      await page.goto(`/dashboard/tradeoffer/${offerId}`);
-      const form = page.getByTestId('review-form');
-      await form.getByRole('heading', { name: `Beoordeel ${giver.firstName}` }).waitFor();
-      await form.locator('label').filter({ hasText: /^\s*5 sterren\s*$/ }).click();
-      await form.getByRole('button', { name: 'Review versturen' }).click();
-      await page.getByTestId('review-thanks').filter({ hasText: REVIEW_MESSAGES.thanks }).waitFor();
+      await reviewWithFiveStars(page, offerId, giver);
     }
     const reviews = await call<{ reviewer: { id: string } }[]>(`/api/review/user/${anna.id}`);
     expect(reviews.status).toBe(200);

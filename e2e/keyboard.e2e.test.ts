@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Category } from '@ruilplein/contracts/browser';
-import { account, call, eventually, placeEarlier, png, signIn, type Account, type Placed } from './api.ts';
+import { account, call, eventually, placeEarlier, png, setPlace, signIn, type Account, type Placed } from './api.ts';
 import { settle, trackRequests } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { newMember, registerMember } from './members.ts';
@@ -17,17 +17,6 @@ const HOME = { city: 'Toetsbank', latitude: 57.5, longitude: 2 };
 const NEAR = { city: 'Toetsbank-Noord', latitude: 57.52, longitude: 2 };
 const HORSE = `Hobbelpaard ${tag}`;
 const CHAIR = `Schommelstoel ${tag}`;
-
-async function setPlace(token: string, who: { firstName: string; lastName: string }, place: typeof HOME): Promise<void> {
-  const form = new FormData();
-  form.set('firstName', who.firstName);
-  form.set('lastName', who.lastName);
-  form.set('city', place.city);
-  form.set('latitude', String(place.latitude));
-  form.set('longitude', String(place.longitude));
-  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token });
-  expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
-}
 
 async function createListing(owner: Account, category: Category, title: string): Promise<Placed> {
   const form = new FormData();
@@ -115,9 +104,9 @@ describe('the keyboard alone', () => {
   it('signs in from the homepage, searches by keyword, opens a result, sends an offer and signs out, with the focus visible at every stop', async () => {
     const member = await registerMember(newMember('Toetsen'));
     // The member's place, and a neighbour's two listings placed seven hours ago (past the Premium head start).
-    await setPlace((await signIn(member)).token, member, HOME);
+    await setPlace({ ...member, token: (await signIn(member)).token }, HOME);
     const neighbour = await account('Buurvrouw');
-    await setPlace(neighbour.token, neighbour, NEAR);
+    await setPlace(neighbour, NEAR);
     const category = (await call<Category[]>('/api/category')).body.find((c) => !c.isPremium)!;
     await placeEarlier(7, async (place) => {
       await place(() => createListing(neighbour, category, HORSE));

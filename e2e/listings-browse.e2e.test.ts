@@ -10,7 +10,7 @@ import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MODERATION_MESSAGES } from '@ruilplein/contracts/browser';
-import { account, call, clockOffset, eventually, placeEarlier, png, type Account, type Placed } from './api.ts';
+import { account, call, clockOffset, eventually, placeEarlier, png, setPlace, type Account, type Place, type Placed } from './api.ts';
 import { expectAccessible, settle, trackRequests } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { logInWithForm } from './members.ts';
@@ -19,28 +19,10 @@ import { moveClock, platform } from './platform.ts';
 const tag = randomUUID().slice(0, 6);
 const HOUR = 3600_000;
 
-interface Place {
-  city: string;
-  latitude: number;
-  longitude: number;
-}
-
 // 0.09° of latitude is 10 km, 1.35° is 150 km.
 const BASE: Place = { city: 'Noordzeedorp', latitude: 54.5, longitude: 4 };
 const NEAR: Place = { city: 'Zandbank', latitude: 54.59, longitude: 4 };
 const FAR: Place = { city: 'Doggersbank', latitude: 55.85, longitude: 4 };
-
-/** Saves the member's place on their profile (the listing service learns it from auth's event). */
-async function setPlace(who: Account, place: Place): Promise<void> {
-  const form = new FormData();
-  form.set('firstName', who.firstName);
-  form.set('lastName', who.lastName);
-  form.set('city', place.city);
-  form.set('latitude', String(place.latitude));
-  form.set('longitude', String(place.longitude));
-  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
-  expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
-}
 
 interface NewListing {
   title: string;

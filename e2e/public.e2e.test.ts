@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RECENT_LISTINGS_MAX, type Category, type PublicListing } from '@ruilplein/contracts/browser';
 import { pageAt } from '../shell/src/pages.ts';
 import { exampleItems } from '../shell/src/public/carousel.ts';
-import { account, call, eventually, openCategory, placeEarlier, png, type Account, type Placed } from './api.ts';
+import { account, call, eventually, openCategory, placeEarlier, png, setPlace, type Account, type Placed } from './api.ts';
 import { expectAccessible } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { logInWithForm, newMember, registerMember } from './members.ts';
@@ -70,17 +70,6 @@ const shows = (text: string) => expect.poll(() => caption().innerText()).toBe(te
 /** A town of its own, out at sea: no other file's searches find this file's listing nearby. */
 const TOWN = { city: 'Voorpaginadorp', latitude: 55.7, longitude: 2.4 };
 
-async function settleIn(who: Account): Promise<void> {
-  const form = new FormData();
-  form.set('firstName', who.firstName);
-  form.set('lastName', who.lastName);
-  form.set('city', TOWN.city);
-  form.set('latitude', String(TOWN.latitude));
-  form.set('longitude', String(TOWN.longitude));
-  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
-  expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
-}
-
 /**
  * A listing placed six and a half hours back (platform clock): past the Premium head start, so a
  * guest may see it, and newer than what other files place a day or seven hours back.
@@ -108,7 +97,7 @@ const activeText = () => inPage<string>("document.activeElement?.textContent?.tr
 describe('the landing page\'s new listings (issue 27)', () => {
   it('shows a listing placed here; a guest reaches it by keyboard, logs in and comes back to it', async () => {
     const [owner, visitor] = await Promise.all([account('Lieke'), registerMember(newMember('Kees'))]);
-    await settleIn(owner);
+    await setPlace(owner, TOWN);
     const category = await openCategory();
     const title = `Buurtladder ${Date.now().toString(36)}`;
     const id = await placeForGuests(owner, category, title);

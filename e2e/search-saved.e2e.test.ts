@@ -13,19 +13,13 @@ import { MongoClient } from 'mongodb';
 import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Category, Notification, SavedSearch } from '@ruilplein/contracts/browser';
-import { account, call, eventually, json, placeEarlier, png, type Account, type Placed } from './api.ts';
+import { account, call, eventually, json, placeEarlier, png, setPlace, type Account, type Place, type Placed } from './api.ts';
 import { expectAccessible } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { logInWithForm, mailsTo } from './members.ts';
 import { platform } from './platform.ts';
 
 const tag = randomUUID().slice(0, 6);
-
-interface Place {
-  city: string;
-  latitude: number;
-  longitude: number;
-}
 
 // 1° of latitude is 111.2 km: 0.027° is 3 km.
 const HOME: Place = { city: 'Breeveertien', latitude: 53.7, longitude: 3 };
@@ -43,17 +37,6 @@ let bikes: Category;
 const pages = new Map<string, Page>();
 let current: Page | undefined;
 let annaFrames: string[] = [];
-
-async function setPlace(who: Account, place: Place): Promise<void> {
-  const form = new FormData();
-  form.set('firstName', who.firstName);
-  form.set('lastName', who.lastName);
-  form.set('city', place.city);
-  form.set('latitude', String(place.latitude));
-  form.set('longitude', String(place.longitude));
-  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
-  expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
-}
 
 async function createListing(owner: Account, title: string, value: number): Promise<Placed> {
   const form = new FormData();

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REVIEW_MESSAGES, tradeQueries, type Category } from '@ruilplein/contracts';
+import { tradeQueries, type Category } from '@ruilplein/contracts';
 import { connectBus, requestQuery, type Bus } from '@ruilplein/service-kit';
 import { LOCAL_STORES_FILE } from '@ruilplein/service-kit/deadletter-cli';
 import { describeLesserFindings, expectAccessible, lesserFindings } from './axe.ts';
-import { explainFailure, launchBrowser, openPage } from './browser.ts';
-import { account, call, createListing, eventually, openCategory, type Account } from './api.ts';
+import { confirmWith, explainFailure, launchBrowser, openPage, reviewWithFiveStars } from './browser.ts';
+import { account, call, createListing, eventuallyInactive, openCategory, type Account } from './api.ts';
 import { logInWithForm } from './members.ts';
 import { platform } from './platform.ts';
 
@@ -35,14 +35,6 @@ const pageOf = (who: Account) => pages.get(who.id)!;
 let current: Page | undefined;
 let offerId = 0;
 
-/** Answers the confirmation dialog that `action` opens. */
-async function confirmWith(page: Page, action: () => Promise<void>, question: string, answer: string): Promise<void> {
-  await action();
-  const dialog = page.getByRole('alertdialog');
-  await dialog.getByText(question).waitFor();
-  await dialog.getByRole('button', { name: answer, exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 const row = (page: Page, who: Account) => page.getByTestId('chain-participant').filter({ has: page.getByRole('link', { name: `${who.firstName} ${who.lastName}` }) });
 const actions = (page: Page) => page.getByTestId('offer-actions');
@@ -171,12 +163,7 @@ describe('a swap chain of three members', () => {
     await casPage.getByTestId('offer-status').filter({ hasText: 'Voltooid' }).waitFor();
 
     // Every listing of the chain is inactive (listing follows trade.offer.completed).
-    for (const [owner, id] of [[anna, listings.fiets], [bram, listings.naai], [cas, listings.tent]] as const) {
-      await eventually(`listing ${id} inactive`, async () => {
-        const mine = await call<{ id: string; isActive: boolean }[]>('/api/listing/my', { token: owner.token });
-        return mine.body.find((l) => l.id === id)?.isActive === false;
-      });
-    }
+    await eventuallyInactive([[anna, listings.fiets], [bram, listings.naai], [cas, listings.tent]]);
 
     // Each reviews the member who gave to them: Anna Bram, Bram Cas, Cas Anna.
     for (const [who, giver] of [
@@ -185,12 +172,7 @@ describe('a swap chain of three members', () => {
       [cas, anna],
     ] as const) {
       const page = (current = pageOf(who));
-      await page.goto(`/dashboard/tradeoffer/${offerId}`);
-      const form = page.getByTestId('review-form');
-      await form.getByRole('heading', { name: `Beoordeel ${giver.firstName}` }).waitFor();
-      await form.locator('label').filter({ hasText: /^\s*5 sterren\s*$/ }).click();
-      await form.getByRole('button', { name: 'Review versturen' }).click();
-      await page.getByTestId('review-thanks').filter({ hasText: REVIEW_MESSAGES.thanks }).waitFor();
+      await reviewWithFiveStars(page, offerId, giver);
     }
     await expectAccessible(pageOf(cas), '/dashboard/tradeoffer/:id of a completed chain, reviewed');
     // The review went to the giver, and only once.

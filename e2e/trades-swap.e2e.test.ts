@@ -12,7 +12,7 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES, OFFER_MESSAGES, REVIEW_MESSAGES, type Category, type ChatMessage, type Offer } from '@ruilplein/contracts/browser';
 import { describeLesserFindings, expectAccessible, lesserFindings } from './axe.ts';
-import { explainFailure, launchBrowser, openPage } from './browser.ts';
+import { confirmWith, explainFailure, launchBrowser, openPage } from './browser.ts';
 import { account, call, createListing as placeListing, json, openCategory, type Account } from './api.ts';
 import { logInWithForm } from './members.ts';
 import { platform } from './platform.ts';
@@ -61,14 +61,6 @@ const zoneTitles = async (zone: Locator) => (await zone.getByRole('button').allI
 const chatField = (page: Page) => page.getByRole('textbox', { name: 'Bericht', exact: true });
 const message = (page: Page, text: string) => page.getByTestId('chat-message').filter({ hasText: text });
 
-/** Answers the confirmation dialog that `action` opens with `answer`. */
-async function confirmWith(page: Page, action: () => Promise<void>, question: string, answer: string): Promise<void> {
-  await action();
-  const dialog = page.getByRole('alertdialog');
-  await dialog.getByText(question).waitFor();
-  await dialog.getByRole('button', { name: answer, exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 /** A socket of the chat hub from outside the browser, as `who` (the Origin a browser on the site would send). */
 function hubSocket(who: Account, id: number): Socket {
