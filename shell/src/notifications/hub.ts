@@ -57,6 +57,8 @@ export function useNotificationHub(signedIn: boolean): void {
     let recheckedAt = -Infinity;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let socket: Socket | undefined;
+    /** UnreadCount pushes heard so far (hub.on below). */
+    let pushes = 0;
 
     const retry = () => {
       if (stopped) return;
@@ -111,7 +113,14 @@ export function useNotificationHub(signedIn: boolean): void {
         retry();
       });
       hub.on(NOTIFICATION_HUB.unreadCount, (count: unknown) => {
-        if (typeof count === 'number' && Number.isInteger(count) && count >= 0) queries.setQueryData(unreadKey, { count });
+        if (!(typeof count === 'number' && Number.isInteger(count) && count >= 0)) return;
+        // A fetch of the count under way (the page's first, or the one on connect) read the store
+        // before this push and would overwrite it with the older figure when it lands: it is
+        // cancelled first. Only the newest push is applied, whichever cancellation ends first.
+        const push = ++pushes;
+        void queries.cancelQueries({ queryKey: unreadKey }).then(() => {
+          if (push === pushes) queries.setQueryData(unreadKey, { count });
+        });
       });
       hub.on(NOTIFICATION_HUB.notification, (notification: unknown) => {
         if (!isNotification(notification)) return;
