@@ -205,4 +205,39 @@ describe('a three-node NATS cluster', () => {
       }),
     );
   }, 180_000);
+
+  it('lets the replicas of a service start the same durable at once, each on another node', async () => {
+    // `npm start -- --replicas 2` starts both instances together: one creates the durable while
+    // the other looks it up, on nodes that may not have heard of it yet (a CI run: auth-2 exited
+    // with 'consumer not found').
+    const STARTING = 4;
+    const ROUNDS = 8;
+    const urls = admin().split(',');
+    const starters = await Promise.all(Array.from({ length: STARTING }, (_, i) => bus(urls[i % urls.length]!, `cluster-starter-${i}`)));
+    for (let round = 0; round < ROUNDS; round++) {
+      // A new stream each round as well: at start both replicas also create their streams.
+      const subject = `starting${round}.thing.happened`;
+      const fresh = { [subject]: z.object({ n: z.number() }) };
+      const handled: string[] = [];
+      const workers = await Promise.all(
+        starters.map((b) =>
+          consume(b, {
+            durable: 'cluster-start',
+            registry: fresh,
+            subjects: [subject],
+            db,
+            logger,
+            handler: async (event) => {
+              handled.push(event.id);
+            },
+          }),
+        ),
+      );
+      const event = createEvent(fresh, subject, { n: round });
+      await publishEvent(starters[0]!, event);
+      await until(`round ${round}: the event handled`, async () => handled.includes(event.id));
+      await Promise.all(workers.map((w) => w.stop()));
+      expect(handled.filter((id) => id === event.id)).toHaveLength(1);
+    }
+  }, 120_000);
 });

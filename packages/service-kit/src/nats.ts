@@ -146,12 +146,15 @@ const JETSTREAM_UNAVAILABLE = 10008;
  * its leaders, which can take longer than a request's 5 s while many services start at once or a
  * leader is being elected. The steps are safe to repeat (each looks before it creates).
  */
-async function whileJetStreamBusy<T>(step: () => Promise<T>, what: string, logger?: Logger): Promise<T> {
+export async function whileJetStreamBusy<T>(step: () => Promise<T>, what: string, logger?: Logger, settling: readonly number[] = []): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await step();
     } catch (err) {
-      const busy = err instanceof NatsError && (err.code === ErrorCode.Timeout || err.code === ErrorCode.JetStreamNotEnabled || apiErrorCode(err) === JETSTREAM_UNAVAILABLE);
+      const code = apiErrorCode(err);
+      const busy =
+        err instanceof NatsError &&
+        (err.code === ErrorCode.Timeout || err.code === ErrorCode.JetStreamNotEnabled || code === JETSTREAM_UNAVAILABLE || settling.includes(code ?? 0));
       if (!busy || attempt >= JETSTREAM_BUSY_ATTEMPTS) throw err;
       logger?.warn({ err, attempt }, `JetStream busy setting up ${what}; trying again`);
       await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 250 * attempt)));
@@ -388,6 +391,14 @@ const defaultRetryDelay = (attempt: number) => Math.min(30_000, 500 * 2 ** (atte
 
 const CONSUMER_NOT_FOUND = 10014;
 const CONSUMER_EXISTS = [10013, 10105, 10148];
+/**
+ * What a clustered JetStream answers for a while when two replicas of a service create the same
+ * durable at once: both proposals reach the meta leader, the second replaces the first's group,
+ * and the consumer is briefly missing or "already exists" on the node asked (a CI run: auth-2
+ * exited with 'consumer not found' right after ensuring it). The steps look before they act, so
+ * they are run again.
+ */
+const CONSUMER_SETTLING = [CONSUMER_NOT_FOUND, ...CONSUMER_EXISTS];
 const apiErrorCode = (err: unknown) => (err instanceof NatsError ? err.api_error?.err_code : undefined);
 
 const filtersOf = (c: Partial<ConsumerConfig>) => [...(c.filter_subjects ?? (c.filter_subject ? [c.filter_subject] : []))].sort().join(' ');
@@ -555,7 +566,7 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     },
     logger,
   );
-  await whileJetStreamBusy(ensured, `consumer ${durable}`, logger);
+  await whileJetStreamBusy(ensured, `consumer ${durable}`, logger, CONSUMER_SETTLING);
   const consumed: ConsumedEvents = db.collection('consumed_events');
   const removeGauge = addGaugeProducer('ruilplein.deadletter.messages', async () => [{ value: await deadLetterCount(bus, durable), attributes: { durable } }]);
 
@@ -692,7 +703,7 @@ export async function consume<R extends EventRegistry, S extends keyof R & strin
     });
   };
 
-  const consumer = await whileJetStreamBusy(() => bus.js.consumers.get(stream, durable), `consumer ${durable}`, logger);
+  const consumer = await whileJetStreamBusy(() => bus.js.consumers.get(stream, durable), `consumer ${durable}`, logger, CONSUMER_SETTLING);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: concurrency });
   const inflight = new Set<Promise<void>>();
   const loop = (async () => {
