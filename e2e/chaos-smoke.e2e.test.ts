@@ -17,6 +17,8 @@ describe('chaos under a smoke load', () => {
     const [trade] = result.kills;
     expect(trade!.answersMs, 'trade answers again (ms after its start)').toBeLessThanOrEqual(10_000);
     expect(trade!.wholeMs, 'every service ready again').toBeDefined();
+    // Each error falls in the kill's window (from the kill to the end of the load): none before it.
+    expect(result.load.errors - trade!.errors, 'errors before the kill').toBe(0);
     expect(result.invariants.filter((i) => !i.held).map((i) => `${i.name}: ${i.detail}`), 'invariants that did not hold').toEqual([]);
     expect(result.invariants).toHaveLength(9);
     // The run did what the invariants are about: members traded and chatted.

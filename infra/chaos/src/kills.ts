@@ -13,6 +13,8 @@ const GIVE_UP_MS = 90_000;
 
 export interface Part {
   name: string;
+  /** What goes down, for the table: `trade`, `trade: instance 1 of 2`, `nats: node n1 of 3`. */
+  what: string;
   kill(): Promise<void>;
   /** Starts it again; resolves once started (a store: once it answers its protocol). */
   start(): Promise<void>;
@@ -22,6 +24,12 @@ export interface Part {
 
 export interface KillResult {
   part: string;
+  /** As Part's `what`. */
+  what: string;
+  /** When the SIGKILL went out (performance.now()): the start of its window in the load. */
+  killedAt: number;
+  /** The load's errors from this kill to the next one (or the end of the load): what members saw of it. */
+  errors: number;
   /** From SIGKILL to the start again. */
   downMs: number;
   /** From the start again to the part answering; undefined: not within GIVE_UP_MS. */
@@ -61,8 +69,10 @@ export function redisAnswers(redisUrl: string): Promise<boolean> {
 }
 
 /**
- * The platform's parts in the order of the kills: each service (every instance of it; the gateway
- * last), then NATS, Redis and the store. Only what this runner started as a local process can be killed.
+ * The platform's parts in the order of the kills: each service (the gateway last), then NATS,
+ * Redis and the store. One instance: it goes down and the service with it. Several (the clustered
+ * mode): the first goes down while the others serve (the gateway passes over a refused one), and
+ * NATS loses one node of its cluster. Only what this runner started as a local process can be killed.
  */
 export function partsOf(platform: Platform): Map<string, Part> {
   const parts = new Map<string, Part>();
@@ -70,20 +80,31 @@ export function partsOf(platform: Platform): Map<string, Part> {
   const names = [...new Set(platform.services.map((s) => s.name))].sort((a, b) => Number(a === 'gateway') - Number(b === 'gateway'));
   for (const name of names) {
     const instances = platform.services.filter((s) => s.name === name);
+    const victim = instances[0]!;
     parts.set(name, {
       name,
-      kill: () => Promise.all(instances.map((s) => s.kill())).then(() => undefined),
-      start: async () => {
-        for (const s of instances) s.restart();
-      },
-      answers: async () => (await Promise.all(instances.map((s) => readyz(s.url)))).every(Boolean),
+      what: instances.length > 1 ? `${name}: instance 1 of ${instances.length}` : name,
+      kill: () => victim.kill(),
+      start: async () => victim.restart(),
+      answers: () => readyz(victim.url),
     });
   }
   for (const part of STORE_PARTS) {
     const server = platform.stores.processes[STORE_OF[part]];
     if (!server) continue;
     // start() resolves once the server answers its protocol; afterwards it still does while it runs.
-    parts.set(part, { name: part, kill: () => server.kill(), start: () => server.start(), answers: async () => server.running() });
+    parts.set(part, { name: part, what: part, kill: () => server.kill(), start: () => server.start(), answers: async () => server.running() });
+  }
+  const cluster = platform.stores.natsCluster;
+  const node = cluster?.nodes[0];
+  if (cluster && node) {
+    parts.set('nats', {
+      name: 'nats',
+      what: `nats: node ${node.name} of ${cluster.nodes.length}`,
+      kill: () => node.kill(),
+      start: () => node.start(),
+      answers: async () => node.running(),
+    });
   }
   return parts;
 }
@@ -102,7 +123,7 @@ async function timeUntil(check: () => Promise<boolean>, from: number): Promise<n
   }
 }
 
-/** Kills `part`, waits `downMs`, starts it again and times it back (`crashes` is the caller's to fill). */
+/** Kills `part`, waits `downMs`, starts it again and times it back (`errors` and `crashes` are the caller's to fill). */
 export async function killAndRestart(platform: Platform, part: Part, downMs: number): Promise<KillResult> {
   const killedAt = performance.now();
   await part.kill();
@@ -116,5 +137,5 @@ export async function killAndRestart(platform: Platform, part: Part, downMs: num
     // Did not start: counted as not back; the next kill still happens.
   }
   const wholeMs = answersMs === undefined ? undefined : await timeUntil(() => platformWhole(platform), startedAt);
-  return { part: part.name, downMs: startedAt - killedAt, answersMs, wholeMs, crashes: [] };
+  return { part: part.name, what: part.what, killedAt, errors: 0, downMs: startedAt - killedAt, answersMs, wholeMs, crashes: [] };
 }

@@ -14,20 +14,25 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
 
 export function killTable(kills: readonly KillResult[], goalMs: number): string {
   const rows = kills.map((k) => [
-    k.part,
+    k.what,
     seconds(k.downMs),
     seconds(k.answersMs),
     seconds(k.wholeMs),
     k.answersMs !== undefined && k.answersMs <= goalMs ? 'ok' : 'MISSED',
+    String(k.errors),
     k.crashes.join(', ') || '-',
   ]);
-  return table(['killed', 'down s', 'answers after start s', 'platform whole s', `<= ${goalMs / 1000} s`, 'exited by itself after it (started again)'], rows, new Set([0, 5]));
+  return table(
+    ['killed', 'down s', 'answers after start s', 'platform whole s', `<= ${goalMs / 1000} s`, 'load errors until next kill', 'exited by itself after it (started again)'],
+    rows,
+    new Set([0, 6]),
+  );
 }
 
 export function formatChaos(r: ChaosResult, goalMs = ANSWER_GOAL_MS): string {
   const held = r.invariants.filter((i) => i.held).length;
   const lines = [
-    `Chaos: ${r.kills.length} kills (SIGKILL, down ${(r.options.downMs / 1000).toFixed(0)} s, started again by the runner) during a load of ${r.options.members} members for ${r.options.minutes} min.`,
+    `Chaos: ${r.kills.length} kills (SIGKILL, down ${(r.options.downMs / 1000).toFixed(0)} s, started again by the runner) during a load of ${r.options.members} members for ${r.options.minutes} min${r.options.replicas > 1 ? `, ${r.options.replicas} instances of every service and a three-node NATS cluster` : ''}.`,
     '',
     killTable(r.kills, goalMs),
     '',

@@ -46,19 +46,21 @@ export async function runChaos(options: ChaosOptions, log: (line: string) => voi
   let ok = false;
   try {
     log(`starting the platform (logs in ${join(dataDir, 'logs')})`);
-    platform = await startPlatform({ dataDir, ports: 'free', build: false, envPrefix: false, log, onServiceExit });
+    platform = await startPlatform({ dataDir, ports: 'free', build: false, envPrefix: false, log, onServiceExit, replicas: options.replicas });
     const parts = partsOf(platform);
     const order = options.kill.length ? options.kill : [...parts.keys()].filter((p) => !(STORE_PARTS as readonly string[]).includes(p)).concat(STORE_PARTS.filter((p) => parts.has(p)));
     const unknown = order.filter((p) => !parts.has(p));
     if (unknown.length) throw new Error(`cannot kill ${unknown.join(', ')}: the parts are ${[...parts.keys()].join(', ')}`);
-    log(`platform up at ${platform.url}; will kill ${order.join(', ')}`);
+    log(`platform up at ${platform.url}; will kill ${order.map((p) => parts.get(p)!.what).join(', ')}`);
 
     const loadOptions = parseOptions(['--members', String(options.members), '--minutes', String(options.minutes), '--url', platform.url, '--seed', String(options.seed), ...(options.smoke ? ['--think', '1', '--premium', '0.5'] : [])]);
     if (options.smoke) loadOptions.photosMax = 1;
     let runStarted!: () => void;
     const started = new Promise<void>((resolve) => (runStarted = resolve));
     let loadFailed = false;
-    const loading = runLoad(loadOptions, (line) => log(`[load] ${line}`), { runStarted });
+    /** When each of the load's errors happened: counted per kill below. */
+    const errorsAt: number[] = [];
+    const loading = runLoad(loadOptions, (line) => log(`[load] ${line}`), { runStarted, onError: () => void errorsAt.push(performance.now()) });
     const kills: KillResult[] = [];
     const killing$ = (async () => {
       await Promise.race([started, loading.then(() => undefined, () => void (loadFailed = true))]);
@@ -68,7 +70,7 @@ export async function runChaos(options: ChaosOptions, log: (line: string) => voi
       for (const name of order) {
         const part = parts.get(name)!;
         killing.add(name);
-        log(`kill ${name}`);
+        log(`kill ${part.what}`);
         const result = await killAndRestart(platform!, part, options.downMs);
         killing.delete(name);
         kills.push(result);
@@ -85,6 +87,7 @@ export async function runChaos(options: ChaosOptions, log: (line: string) => voi
     })();
     const [load] = await Promise.all([loading, killing$]);
     const loadEnded = performance.now();
+    kills.forEach((k, i) => (k.errors = errorsAt.filter((t) => t >= k.killedAt && t < (kills[i + 1]?.killedAt ?? loadEnded)).length));
 
     // The platform whole again, then the relays drained (a condition, not a fixed time).
     const mongo = new MongoClient(platform.stores.mongoUrl, { directConnection: true });

@@ -13,6 +13,7 @@ import {
   totalsGaps,
   unexplainedParked,
 } from '../src/invariants.ts';
+import { partsOf } from '../src/kills.ts';
 import { parseChaosOptions } from '../src/options.ts';
 import { killTable } from '../src/report.ts';
 
@@ -21,6 +22,12 @@ describe('the command line', () => {
     expect(parseChaosOptions([])).toMatchObject({ members: 50, minutes: 5, kill: [], downMs: 3000, smoke: false });
     expect(parseChaosOptions(['--smoke'])).toMatchObject({ members: 12, kill: ['trade'], smoke: true });
     expect(parseChaosOptions(['--kill', 'chat, nats', '--down=1', '--members', '20'])).toMatchObject({ kill: ['chat', 'nats'], downMs: 1000, members: 20 });
+  });
+
+  it('runs the clustered mode with --replicas', () => {
+    expect(parseChaosOptions([]).replicas).toBe(1);
+    expect(parseChaosOptions(['--replicas', '2']).replicas).toBe(2);
+    expect(() => parseChaosOptions(['--replicas', '0'])).toThrow(/--replicas/);
   });
 
   it('refuses what it does not know', () => {
@@ -92,15 +99,64 @@ describe('the kill table', () => {
   it('marks a part that answered too late or not at all', () => {
     const text = killTable(
       [
-        { part: 'trade', downMs: 3000, answersMs: 2400, wholeMs: 2500, crashes: [] },
-        { part: 'nats', downMs: 3000, answersMs: 12_000, wholeMs: 15_000, crashes: ['chat (code 1)'] },
-        { part: 'store', downMs: 3000, crashes: [] },
+        { part: 'trade', what: 'trade: instance 1 of 2', killedAt: 0, errors: 0, downMs: 3000, answersMs: 2400, wholeMs: 2500, crashes: [] },
+        { part: 'nats', what: 'nats', killedAt: 0, errors: 7, downMs: 3000, answersMs: 12_000, wholeMs: 15_000, crashes: ['chat (code 1)'] },
+        { part: 'store', what: 'store', killedAt: 0, errors: 0, downMs: 3000, crashes: [] },
       ],
       10_000,
     );
     const [, , trade, nats, store] = text.split('\n');
-    expect(trade).toMatch(/^trade\s+3\.0\s+2\.4\s+2\.5\s+ok\s+-$/);
-    expect(nats).toMatch(/MISSED\s+chat \(code 1\)$/);
+    expect(trade).toMatch(/^trade: instance 1 of 2\s+3\.0\s+2\.4\s+2\.5\s+ok\s+0\s+-$/);
+    expect(nats).toMatch(/MISSED\s+7\s+chat \(code 1\)$/);
     expect(store).toMatch(/not back\s+not back\s+MISSED/);
   });
 });
+
+describe('the parts to kill', () => {
+  /** A platform as the runner describes it; what is killed and started is written down. */
+  function platform(replicas: number, natsNodes: number) {
+    const done: string[] = [];
+    const services = ['trade', 'gateway'].flatMap((name) =>
+      Array.from({ length: name === 'gateway' ? 1 : replicas }, (_, i) => ({
+        name,
+        replica: i + 1,
+        url: `http://127.0.0.1:1/${name}-${i + 1}`,
+        kill: async () => void done.push(`kill ${name}-${i + 1}`),
+        restart: () => void done.push(`start ${name}-${i + 1}`),
+      })),
+    );
+    const server = (name: string) => ({ running: () => true, kill: async () => void done.push(`kill ${name}`), start: async () => void done.push(`start ${name}`) });
+    const nodes = Array.from({ length: natsNodes }, (_, i) => ({ name: `n${i + 1}`, ...server(`n${i + 1}`) }));
+    const stores = {
+      processes: { mongo: server('store'), redis: server('redis'), ...(natsNodes === 1 && { nats: server('nats') }) },
+      ...(natsNodes > 1 && { natsCluster: { nodes } }),
+    };
+    return { platform: { services, stores } as unknown as Parameters<typeof partsOf>[0], done };
+  }
+
+  async function killAndStartAll(parts: ReturnType<typeof partsOf>) {
+    for (const part of parts.values()) {
+      await part.kill();
+      await part.start();
+    }
+  }
+
+  it('one instance: the service goes down, then NATS, Redis and the store', async () => {
+    const { platform: p, done } = platform(1, 1);
+    const parts = partsOf(p);
+    expect([...parts.values()].map((x) => x.what)).toEqual(['trade', 'gateway', 'nats', 'redis', 'store']);
+    await killAndStartAll(parts);
+    expect(done).toEqual(['kill trade-1', 'start trade-1', 'kill gateway-1', 'start gateway-1', 'kill nats', 'start nats', 'kill redis', 'start redis', 'kill store', 'start store']);
+  });
+
+  it('clustered: one instance of a service goes down while the other serves, and one NATS node of three', async () => {
+    const { platform: p, done } = platform(2, 3);
+    const parts = partsOf(p);
+    expect(parts.get('trade')!.what).toBe('trade: instance 1 of 2');
+    expect(parts.get('nats')!.what).toBe('nats: node n1 of 3');
+    await killAndStartAll(parts);
+    expect(done.filter((d) => d.includes('trade'))).toEqual(['kill trade-1', 'start trade-1']);
+    expect(done.filter((d) => /n\d/.test(d))).toEqual(['kill n1', 'start n1']);
+  });
+});
+

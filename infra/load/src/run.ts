@@ -30,6 +30,8 @@ export interface RunMember {
 export interface LoadHooks {
   /** The accounts are made and the members start arriving (chaos starts killing). */
   runStarted?(): void;
+  /** A step failed (sign-up or run), as it happens. */
+  onError?(step: string, reason: string): void;
 }
 
 export interface LoadResult {
@@ -96,7 +98,7 @@ export async function runLoad(options: LoadOptions, log: (line: string) => void 
   );
 
   // Before the run: the accounts, a few at a time.
-  const signUpRecorder = new Recorder();
+  const signUpRecorder = new Recorder(hooks.onError);
   const signUpStarted = performance.now();
   const ready: Member[] = [];
   let next = 0;
@@ -114,7 +116,7 @@ export async function runLoad(options: LoadOptions, log: (line: string) => void 
   log(`${ready.length}/${options.members} members signed up in ${signUpSeconds.toFixed(0)} s; the run starts`);
 
   // The run: members arrive over the ramp, sign in and visit until the end.
-  const recorder = new Recorder();
+  const recorder = new Recorder(hooks.onError);
   const monitor = monitorProcesses(platform);
   const machine = machineCpu();
   const cpuBefore = process.cpuUsage();

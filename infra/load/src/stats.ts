@@ -38,6 +38,13 @@ export class Recorder {
   readonly errorReasons = new Map<string, number>();
   readonly refusalReasons = new Map<string, number>();
 
+  readonly #onError?: (step: string, reason: string) => void;
+
+  /** `onError`: told of each error as it happens (chaos counts them per kill). */
+  constructor(onError?: (step: string, reason: string) => void) {
+    this.#onError = onError;
+  }
+
   #of(step: string): StepData {
     let data = this.#steps.get(step);
     if (!data) this.#steps.set(step, (data = { times: [], errors: 0, refused: 0, retries: 0 }));
@@ -50,6 +57,7 @@ export class Recorder {
 
   error(step: string, reason: string): void {
     this.#of(step).errors++;
+    this.#onError?.(step, reason);
     const key = `${step}: ${reason}`;
     this.errorReasons.set(key, (this.errorReasons.get(key) ?? 0) + 1);
   }

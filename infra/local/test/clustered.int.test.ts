@@ -71,4 +71,20 @@ describe('the clustered local mode', () => {
       await bus.nc.close();
     }
   });
+
+  it('keeps answering through the other instance while one is down, and takes the killed one back', async () => {
+    const [first, second] = platform.services.filter((s) => s.name === 'listing');
+    const ask = (i: number) => fetch(`${platform.url}/api/category`, { headers: { 'x-request-id': `clustered-down-${i}` } }).then((res) => res.status);
+    await first!.kill();
+    try {
+      // The gateway passes over the refused instance: every member's request answers.
+      const statuses = await Promise.all(Array.from({ length: 6 }, (_, i) => ask(i)));
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+      await expect.poll(() => logged.get('listing-2')?.filter((id) => id.startsWith('clustered-down-')).length ?? 0, { timeout: 5000 }).toBe(6);
+    } finally {
+      first!.restart();
+    }
+    await expect.poll(async () => (await fetch(`${first!.url}/readyz`).catch(() => undefined))?.status, { timeout: 30_000, interval: 200 }).toBe(200);
+    expect((await fetch(`${second!.url}/readyz`)).status).toBe(200);
+  });
 });
