@@ -102,6 +102,8 @@ export function natsServers(url: string): { servers: string[]; user?: string; pa
 
 const STREAM_NOT_FOUND = 10059;
 const STREAM_NAME_IN_USE = 10058;
+/** As CONSUMER_SETTLING below, for a stream several replicas and services create at once on a cluster. */
+const STREAM_SETTLING = [STREAM_NOT_FOUND, STREAM_NAME_IN_USE];
 const isPermissionError = (err: unknown) => err instanceof NatsError && err.code === ErrorCode.PermissionsViolation;
 const sameSettings = (have: Partial<StreamConfig>, want: Partial<StreamConfig>) =>
   [...(have.subjects ?? [])].sort().join(' ') === [...(want.subjects ?? [])].sort().join(' ') &&
@@ -129,7 +131,7 @@ export function streamReplicas(env: NodeJS.ProcessEnv = process.env): number {
  * first, but only the owner changes its settings: a reader leaves differing settings alone.
  */
 export async function ensureStream(bus: Bus, name: string, subjects = [`${name}.>`], logger?: Logger): Promise<void> {
-  await whileJetStreamBusy(() => ensureStreamOnce(bus, name, subjects, logger), `stream ${name}`, logger);
+  await whileJetStreamBusy(() => ensureStreamOnce(bus, name, subjects, logger), `stream ${name}`, logger, STREAM_SETTLING);
 }
 
 /**
