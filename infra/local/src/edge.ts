@@ -1,13 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { isLoopback } from '@ruilplein/service-kit/client';
 import { acceptPath, checkedUrl } from '@ruilplein/service-kit/paths';
 import { createProxyServer } from 'http-proxy-3';
+import { GatewayPool, takesConnections } from './gateways.ts';
 
 export interface EdgeOptions {
+  /** The gateway, or several comma-separated (the clustered mode): each request goes to one that is not known to be down. */
   gatewayUrl: string;
   /** The shell's build (`shell/dist`): served at `/`; a path without a file extension gets `<path>/index.html` (a prerendered page), else its app.html. */
   shellDir: string;
@@ -112,12 +115,40 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The one origin the browser talks to locally, shaped like the Ingress. Not listening yet. */
 export function createEdge(opts: EdgeOptions): Edge {
-  const proxy = createProxyServer({ target: opts.gatewayUrl, ws: true });
-  proxy.on('error', (_err, _req, res) => {
-    if (!(res instanceof ServerResponse)) return res.destroy();
-    if (res.headersSent) return res.destroy();
+  const gateways = new GatewayPool(opts.gatewayUrl.split(','));
+  const proxy = createProxyServer({ ws: true });
+  const gatewayFailed = (res: ServerResponse | Socket) => {
+    if (!(res instanceof ServerResponse)) return void res.destroy();
+    if (res.headersSent) return void res.destroy();
     res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' }).end(unavailable);
-  });
+  };
+  proxy.on('error', (_err, _req, res) => gatewayFailed(res));
+  /** To a gateway; one that refuses is passed over, and a request without a body goes to the next. */
+  const toGatewayWeb = (req: IncomingMessage, res: ServerResponse, tried = new Set<string>()) => {
+    const target = gateways.pick(tried)!;
+    tried.add(target);
+    proxy.web(req, res, { target }, (err) => {
+      if ((err as NodeJS.ErrnoException).code === 'ECONNREFUSED') {
+        gateways.refused(target);
+        // Nothing reached that gateway; a body, though, went into the refused connection.
+        const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+        if (bodyless && !res.headersSent && gateways.pick(tried)) return toGatewayWeb(req, res, tried);
+      }
+      gatewayFailed(res);
+    });
+  };
+  /** The proxy closes the client's socket when the gateway refuses: with several, each is checked first. */
+  const toGatewayWs = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const tried = new Set<string>();
+    let target = gateways.pick(tried);
+    while (target && gateways.size > 1 && !(await takesConnections(target))) {
+      gateways.refused(target);
+      tried.add(target);
+      target = gateways.pick(tried);
+    }
+    if (!target || socket.destroyed) return void socket.destroy();
+    proxy.ws(req, socket, head, { target });
+  };
 
   const mailProxy = opts.mailUrl ? createProxyServer({ target: opts.mailUrl }) : undefined;
   mailProxy?.on('error', (_err, _req, res) => {
@@ -152,7 +183,7 @@ export function createEdge(opts: EdgeOptions): Edge {
     if (!acceptPath(req, res)) return;
     if (toGateway(req.url)) {
       setForwarded(req);
-      return proxy.web(req, res);
+      return toGatewayWeb(req, res);
     }
     if (toMail(req.url)) {
       // The mail outbox holds every member's links: for this machine only, by the connection's
@@ -168,8 +199,9 @@ export function createEdge(opts: EdgeOptions): Edge {
     if (url === undefined || !toGateway(url)) return socket.destroy();
     req.url = url;
     setForwarded(req);
-    proxy.ws(req, socket, head);
+    void toGatewayWs(req, socket as Socket, head);
   });
+  server.on('close', () => gateways.stop());
   return Object.assign(server, {
     blockRemote: (name: string, blocked: boolean) => void (remote(name).blocked = blocked),
     serveRemoteFrom: (name: string, dir: string | undefined) => {

@@ -49,9 +49,10 @@ export interface PlatformOptions {
    */
   traces?: boolean;
   /**
-   * Instances of every domain service (default 1). More than one: the clustered mode of
-   * `npm start -- --replicas 2`: each service that many times behind the one gateway (its
-   * UPSTREAM_<SERVICE> lists them all), a three-node NATS cluster and every stream at three replicas.
+   * Instances of every service (default 1). More than one: the clustered mode of
+   * `npm start -- --replicas 2`: each domain service that many times behind the gateways (their
+   * UPSTREAM_<SERVICE> lists them all), the gateway that many times behind the edge, a three-node
+   * NATS cluster and every stream at three replicas.
    */
   replicas?: number;
 }
@@ -158,11 +159,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
 
     const ports: Record<string, number> = {};
     for (const name of [...new Set([...names, ...domainServices, 'gateway'])]) ports[name] = opts.ports === 'fixed' ? fixedPorts.services[name]! : await freePort();
-    // The first instance on the service's own port, the others on free ones (only the gateway calls them).
+    // The first instance on the service's own port, the others on free ones (only the gateway, or
+    // for the gateway's the edge, calls them).
     const instancePorts: Record<string, number[]> = {};
     for (const name of Object.keys(ports)) {
       instancePorts[name] = [ports[name]!];
-      if (name !== 'gateway') for (let i = 1; i < replicas; i++) instancePorts[name].push(await freePort());
+      for (let i = 1; i < replicas; i++) instancePorts[name].push(await freePort());
     }
     const serviceUrl = (name: string) => `http://127.0.0.1:${ports[name]}`;
     // Known before the services start: mails link to the browser's origin.
@@ -176,7 +178,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<Platform> {
     }
     stack.push(() => Promise.all(services.map((s) => stopChild(s.child, 10_000))).then(() => undefined));
 
-    const edge = createEdge({ gatewayUrl: serviceUrl('gateway'), shellDir: shellDist(), remotes: remoteDists(), mailUrl: serviceUrl('auth') });
+    const gatewayUrls = instancePorts.gateway!.map((port) => `http://127.0.0.1:${port}`).join(',');
+    const edge = createEdge({ gatewayUrl: gatewayUrls, shellDir: shellDist(), remotes: remoteDists(), mailUrl: serviceUrl('auth') });
     if (jaeger) traceProxy(edge, toGateway);
     const sockets = new Set<Socket>();
     edge.on('connection', (socket: Socket) => {

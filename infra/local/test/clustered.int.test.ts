@@ -1,5 +1,5 @@
 // `npm start -- --replicas 2` (issue 25, clustered local mode): two instances of every service
-// behind the one gateway, a three-node NATS cluster, every stream at three replicas. The same
+// behind two gateways behind the edge, a three-node NATS cluster, every stream at three replicas. The same
 // startPlatform as `npm start`, on free ports and fresh stores.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,18 +41,21 @@ describe('the clustered local mode', () => {
       expect(instances.map((s) => s.replica)).toEqual([1, 2]);
       for (const s of instances) expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
     }
-    expect(platform.services.filter((s) => s.name === 'gateway')).toHaveLength(1);
+    expect(platform.services.filter((s) => s.name === 'gateway').map((s) => s.replica)).toEqual([1, 2]);
   });
 
-  it('spreads requests through the edge and the gateway over both instances of a service', async () => {
+  it('spreads requests through the edge over both gateways, and through them over both instances of a service', async () => {
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`${platform.url}/api/category`, { headers: { 'x-request-id': `clustered-${i}` } });
       expect(res.status).toBe(200);
     }
     // pino-http writes its line as the answer ends: wait for all six.
     await expect.poll(() => (logged.get('listing')?.length ?? 0) + (logged.get('listing-2')?.length ?? 0), { timeout: 5000 }).toBe(6);
-    expect(logged.get('listing')).toHaveLength(3);
-    expect(logged.get('listing-2')).toHaveLength(3);
+    // The edge takes turns over the gateways, each gateway over the instances.
+    expect(logged.get('gateway')).toHaveLength(3);
+    expect(logged.get('gateway-2')).toHaveLength(3);
+    expect(logged.get('listing')?.length).toBeGreaterThan(0);
+    expect(logged.get('listing-2')?.length).toBeGreaterThan(0);
   });
 
   it('keeps every stream on all three NATS nodes', async () => {
@@ -87,4 +90,29 @@ describe('the clustered local mode', () => {
     await expect.poll(async () => (await fetch(`${first!.url}/readyz`).catch(() => undefined))?.status, { timeout: 30_000, interval: 200 }).toBe(200);
     expect((await fetch(`${second!.url}/readyz`)).status).toBe(200);
   });
+
+  it('keeps answering through the other gateway while one is down, and sends to it again once it is back', async () => {
+    const [first] = platform.services.filter((s) => s.name === 'gateway');
+    const ask = (id: string) => fetch(`${platform.url}/api/category`, { headers: { 'x-request-id': id } }).then((res) => res.status);
+    const seenBy = (label: string, prefix: string) => logged.get(label)?.filter((id) => id.startsWith(prefix)).length ?? 0;
+    await first!.kill();
+    try {
+      // A request without a body that meets the refusal goes to the other gateway.
+      expect(await Promise.all(Array.from({ length: 6 }, (_, i) => ask(`clustered-gw-down-${i}`)))).toEqual([200, 200, 200, 200, 200, 200]);
+      // One with a body is not sent again, so the edge knows the gateway is down before it comes.
+      const login = await fetch(`${platform.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'clustered-gw-down-login' },
+        body: JSON.stringify({ email: 'niemand@example.org', password: 'fout-wachtwoord' }),
+      });
+      expect(login.status).toBe(401);
+    } finally {
+      first!.restart();
+    }
+    await expect.poll(async () => (await fetch(`${first!.url}/readyz`).catch(() => undefined))?.status, { timeout: 30_000, interval: 200 }).toBe(200);
+    // The edge's probe finds it back: requests reach it again.
+    let n = 0;
+    await expect.poll(async () => (await ask(`clustered-gw-back-${n++}`)) === 200 && seenBy('gateway', 'clustered-gw-back-') > 0, { timeout: 10_000, interval: 100 }).toBe(true);
+  });
 });
+
