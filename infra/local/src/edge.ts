@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
@@ -86,6 +87,20 @@ function setForwarded(req: IncomingMessage) {
   for (const name of ['x-forwarded-port', 'x-real-ip', 'forwarded']) delete req.headers[name];
 }
 
+/** The largest body the edge reads before forwarding, so a refused one can go to another gateway. */
+const RESENDABLE_BODY = 64 * 1024;
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+    // A client that leaves before its body ends: nothing to forward (after 'end' this changes nothing).
+    req.once('close', () => reject(new Error('the client left before its body ended')));
+  });
+}
+
 const unavailable = JSON.stringify({ message: 'De dienst is tijdelijk niet bereikbaar. Probeer het later opnieuw.' });
 
 const contentTypes: Record<string, string> = {
@@ -123,19 +138,29 @@ export function createEdge(opts: EdgeOptions): Edge {
     res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' }).end(unavailable);
   };
   proxy.on('error', (_err, _req, res) => gatewayFailed(res));
-  /** To a gateway; one that refuses is passed over, and a request without a body goes to the next. */
-  const toGatewayWeb = (req: IncomingMessage, res: ServerResponse, tried = new Set<string>()) => {
-    const target = gateways.pick(tried)!;
-    tried.add(target);
-    proxy.web(req, res, { target }, (err) => {
-      if ((err as NodeJS.ErrnoException).code === 'ECONNREFUSED') {
-        gateways.refused(target);
-        // Nothing reached that gateway; a body, though, went into the refused connection.
-        const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-        if (bodyless && !res.headersSent && gateways.pick(tried)) return toGatewayWeb(req, res, tried);
-      }
-      gatewayFailed(res);
-    });
+  /**
+   * To a gateway; one that refuses is passed over and the request goes to the next. A body is read
+   * first to send it again (with several gateways, up to RESENDABLE_BODY bytes: a form, not photos);
+   * a larger one streams through and meets a refusal with a 502.
+   */
+  const toGatewayWeb = async (req: IncomingMessage, res: ServerResponse) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    const streamed = req.headers['transfer-encoding'] !== undefined || length > RESENDABLE_BODY;
+    const body = gateways.size > 1 && length > 0 && !streamed ? await readBody(req) : undefined;
+    const tried = new Set<string>();
+    const attempt = () => {
+      const target = gateways.pick(tried)!;
+      tried.add(target);
+      proxy.web(req, res, { target, ...(body && { buffer: Readable.from([body]) }) }, (err) => {
+        if ((err as NodeJS.ErrnoException).code === 'ECONNREFUSED') {
+          gateways.refused(target);
+          // Nothing reached that gateway: the request goes to the next, unless its body is gone.
+          if ((body || (length === 0 && !streamed)) && !res.headersSent && gateways.pick(tried)) return attempt();
+        }
+        gatewayFailed(res);
+      });
+    };
+    attempt();
   };
   /** The proxy closes the client's socket when the gateway refuses: with several, each is checked first. */
   const toGatewayWs = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
@@ -183,7 +208,7 @@ export function createEdge(opts: EdgeOptions): Edge {
     if (!acceptPath(req, res)) return;
     if (toGateway(req.url)) {
       setForwarded(req);
-      return toGatewayWeb(req, res);
+      return void toGatewayWeb(req, res).catch(() => gatewayFailed(res));
     }
     if (toMail(req.url)) {
       // The mail outbox holds every member's links: for this machine only, by the connection's

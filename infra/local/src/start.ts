@@ -52,7 +52,9 @@ function noteDemoAdmin(name: string, line: string) {
 }
 
 function printSummary(p: Platform) {
-  const row = (...cells: string[]) => `  ${cells.map((c, i) => (i < cells.length - 1 ? c.padEnd(i === 0 ? 12 : 14) : c)).join('')}`;
+  // The first column as wide as the longest instance label (`notification-2` in the clustered mode).
+  const first = Math.max(12, ...p.services.map((svc) => instanceLabel(svc.name, svc.replica).length + 2));
+  const row = (...cells: string[]) => `  ${cells.map((c, i) => (i < cells.length - 1 ? c.padEnd(i === 0 ? first : 14) : c)).join('')}`;
   const s = p.stores;
   console.log(
     [
