@@ -7,8 +7,9 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { isLoopback } from '@ruilplein/service-kit/client';
 import { acceptPath, checkedUrl } from '@ruilplein/service-kit/paths';
+import { takesConnections } from '@ruilplein/service-kit/probe';
 import { createProxyServer } from 'http-proxy-3';
-import { GatewayPool, takesConnections } from './gateways.ts';
+import { GatewayPool } from './gateways.ts';
 
 export interface EdgeOptions {
   /** The gateway, or several comma-separated (the clustered mode): each request goes to one that is not known to be down. */

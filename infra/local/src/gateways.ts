@@ -1,6 +1,6 @@
 // The edge's gateways: one under `npm start`, several in the clustered mode (`--replicas N`), as an
 // Ingress has a Service with several gateway pods behind it.
-import { connect } from 'node:net';
+import { takesConnections } from '@ruilplein/service-kit/probe';
 
 /** How often a gateway that refused a connection is tried again (a TCP connect, not a request). */
 export const PROBE_MS = 250;
@@ -10,21 +10,6 @@ interface Gateway {
   /** Refused a connection and has not taken one since. */
   down: boolean;
   probe?: NodeJS.Timeout;
-}
-
-/** Whether something listens at the URL's port: a refusal is down, anything else (slow too) is up. */
-export function takesConnections(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port) });
-    socket.setTimeout(2000, () => socket.destroy());
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code !== 'ECONNREFUSED'));
-    socket.once('close', () => resolve(true));
-  });
 }
 
 /**

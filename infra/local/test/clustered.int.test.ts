@@ -49,8 +49,11 @@ describe('the clustered local mode', () => {
       const res = await fetch(`${platform.url}/api/category`, { headers: { 'x-request-id': `clustered-${i}` } });
       expect(res.status).toBe(200);
     }
-    // pino-http writes its line as the answer ends: wait for all six.
-    await expect.poll(() => (logged.get('listing')?.length ?? 0) + (logged.get('listing-2')?.length ?? 0), { timeout: 5000 }).toBe(6);
+    // pino-http writes its line as the answer ends, and the gateways' come after the services':
+    // wait for all six of each.
+    const count = (a: string, b: string) => (logged.get(a)?.length ?? 0) + (logged.get(b)?.length ?? 0);
+    await expect.poll(() => count('listing', 'listing-2'), { timeout: 5000 }).toBe(6);
+    await expect.poll(() => count('gateway', 'gateway-2'), { timeout: 5000 }).toBe(6);
     // The edge takes turns over the gateways, each gateway over the instances.
     expect(logged.get('gateway')).toHaveLength(3);
     expect(logged.get('gateway-2')).toHaveLength(3);

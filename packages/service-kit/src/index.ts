@@ -17,6 +17,7 @@ export * from './openapi.ts';
 export * from './outbox.ts';
 export * from './paths.ts';
 export * from './periodic.ts';
+export * from './probe.ts';
 export * from './projection.ts';
 export * from './revocations.ts';
 export * from './ratelimit.ts';

@@ -4,7 +4,7 @@
 // as the checks allow (bench:gateway; docs/decisions.md "Why is the gateway plain node http, …").
 import { randomFillSync, randomUUID } from 'node:crypto';
 import { ServerResponse, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { activeSuspension, apiRoutes, clusterUrl, SERVICE_NAMES, serviceFor, tokenVersionKey, upstreamVariable, type ServiceName } from '@ruilplein/contracts';
 import {
@@ -20,6 +20,7 @@ import {
   MESSAGES,
   nowMs,
   redisConfigSchema,
+  takesConnections,
   traceRequests,
   UPGRADED,
   trustedProxyHops,
@@ -506,21 +507,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
       for (const list of Object.values(replicas)) for (const { pool } of list) void pool.destroy();
     },
   };
-}
-
-/** Whether a connection to the URL's host and port is accepted (and closed again at once). */
-function takesConnections(url: URL): Promise<boolean> {
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  return new Promise((resolve) => {
-    const socket = connect({ host: url.hostname, port });
-    socket.setTimeout(2000, () => socket.destroy(new Error('timed out')));
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    // Only a refusal counts as down; a slow answer is the proxy's to time out.
-    socket.once('error', (err) => resolve(!isRefused(err)));
-  });
 }
 
 const isRefused = (err: Error) => (err as { code?: string }).code === 'ECONNREFUSED';
