@@ -20,14 +20,18 @@ export interface Place {
   longitude: number;
 }
 
-/** Saves a member's place on their profile as the profile form does (the other services learn it from auth's event). */
-export async function setPlace(who: Pick<Account, 'firstName' | 'lastName' | 'token'>, place: Place): Promise<void> {
+/**
+ * Saves a member's place on their profile as the profile form does (the other services learn it
+ * from auth's event); with `picture`, a profile photo in the same save.
+ */
+export async function setPlace(who: Pick<Account, 'firstName' | 'lastName' | 'token'>, place: Place, picture?: { file: Blob; name: string }): Promise<void> {
   const form = new FormData();
   form.set('firstName', who.firstName);
   form.set('lastName', who.lastName);
   form.set('city', place.city);
   form.set('latitude', String(place.latitude));
   form.set('longitude', String(place.longitude));
+  if (picture) form.set('profilePicture', picture.file, picture.name);
   const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
   expect(status, `place of ${who.firstName}: ${JSON.stringify(body)}`).toBe(200);
 }

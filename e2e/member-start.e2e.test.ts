@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Category, Notification } from '@ruilplein/contracts/browser';
 import { DEMO_ADMIN_EMAIL, DEMO_PASSWORD } from '@ruilplein/contracts/demo';
-import { account, call, createListing, json, openCategory, png, signIn, type Account } from './api.ts';
+import { account, call, createListing, json, openCategory, png, setPlace, signIn, type Account } from './api.ts';
 import { describeLesserFindings, expectAccessible, lesserFindings } from './axe.ts';
 import { explainFailure, launchBrowser, openPage } from './browser.ts';
 import { logInWithForm } from './members.ts';
@@ -31,25 +31,12 @@ let pien: Account;
 let wout: Account;
 let woutsListing: string;
 
-/** Sets a member's place (and, with `picture`, a profile photo) as the profile form does. */
-async function updateProfile(who: Account, place: { city: string; latitude: number; longitude: number }, picture = false) {
-  const form = new FormData();
-  form.set('firstName', who.firstName);
-  form.set('lastName', who.lastName);
-  form.set('city', place.city);
-  form.set('latitude', String(place.latitude));
-  form.set('longitude', String(place.longitude));
-  if (picture) form.set('profilePicture', new Blob([new Uint8Array(png(64, 64, [200, 120, 40]))], { type: 'image/png' }), 'pien.png');
-  const { status, body } = await call('/api/user/update', { method: 'PUT', body: form, token: who.token });
-  expect(status, JSON.stringify(body)).toBe(200);
-}
-
 beforeAll(async () => {
   browser = await launchBrowser();
   category = await openCategory();
   [pien, wout] = (await Promise.all([account('Pien'), account('Wout')])) as [Account, Account];
-  await updateProfile(pien, SCHIERMONNIKOOG);
-  await updateProfile(wout, LAUWERSOOG);
+  await setPlace(pien, SCHIERMONNIKOOG);
+  await setPlace(wout, LAUWERSOOG);
   woutsListing = await createListing(null, category, wout, `Zeilboot ${tag}`);
   ({ page } = await openPage(browser));
 });
@@ -110,7 +97,7 @@ describe('the first dashboard', () => {
     await steps.waitFor();
     await expect.poll(done).toEqual({ photo: 'false', place: 'true', listing: 'true', wish: 'true' });
 
-    await updateProfile(pien, SCHIERMONNIKOOG, true);
+    await setPlace(pien, SCHIERMONNIKOOG, { file: new Blob([new Uint8Array(png(64, 64, [200, 120, 40]))], { type: 'image/png' }), name: 'pien.png' });
     await page.goto('/dashboard');
     await page.getByTestId('trending-card').first().waitFor();
     await expect.poll(() => steps.count()).toBe(0);
